@@ -1,0 +1,110 @@
+// Redocly plugin: the project's own lint rules and the bundle-time decorator that pins the version header.
+const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const VERSION_HEADER = "x-platform-version";
+
+/** Schema property names are snake_case, except the names listed in `allow` (documented camelCase fields). */
+function PropertyCasing({ allow = [] }) {
+  return {
+    Schema: {
+      enter(schema, { report, location }) {
+        for (const name of Object.keys(schema.properties ?? {})) {
+          if (SNAKE_CASE.test(name) || allow.includes(name)) continue;
+          report({
+            message: `Property "${name}" is not snake_case; add it to this API's allow list only if the interface names it so.`,
+            location: location.child(["properties", name]).key(),
+          });
+        }
+      },
+    },
+  };
+}
+
+/** Every operation documents the version header. */
+function VersionHeader() {
+  return {
+    Operation: {
+      leave(operation, ctx) {
+        const params = [...(operation.parameters ?? [])].map((p) => (p.$ref ? ctx.resolve(p).node : p));
+        if (!params.some((p) => p?.in === "header" && p.name?.toLowerCase() === VERSION_HEADER)) {
+          ctx.report({ message: "Operation does not document the X-Platform-Version header.", location: ctx.location.key() });
+        }
+      },
+    },
+  };
+}
+
+const PAGING_PARAMS = {
+  offset: ["limit", "offset"],
+  cursor: ["page[size]", "page[after]", "page[before]"],
+  none: [],
+};
+
+/**
+ * List operations say how they page: `x-cdas-pagination.style` is offset, cursor or none, and the query
+ * parameters match that style exactly. `items` names the key that holds the list ("" for a bare array).
+ */
+function ListPaging() {
+  return {
+    Operation: {
+      leave(operation, ctx) {
+        const paging = operation["x-cdas-pagination"];
+        const query = [...(operation.parameters ?? [])]
+          .map((p) => (p.$ref ? ctx.resolve(p).node : p))
+          .filter((p) => p?.in === "query")
+          .map((p) => p.name);
+        const pagingNames = Object.values(PAGING_PARAMS).flat();
+        if (!paging) {
+          if (query.some((name) => pagingNames.includes(name))) {
+            ctx.report({ message: "Operation has paging parameters but no x-cdas-pagination.", location: ctx.location.key() });
+          }
+          return;
+        }
+        const expected = PAGING_PARAMS[paging.style];
+        if (!expected) {
+          ctx.report({ message: `x-cdas-pagination.style must be offset, cursor or none.`, location: ctx.location.child("x-cdas-pagination") });
+          return;
+        }
+        if (typeof paging.items !== "string") {
+          ctx.report({ message: "x-cdas-pagination.items must name the list key (\"\" for a bare array).", location: ctx.location.child("x-cdas-pagination") });
+        }
+        const missing = expected.filter((name) => !query.includes(name));
+        const foreign = query.filter((name) => pagingNames.includes(name) && !expected.includes(name));
+        if (missing.length || foreign.length) {
+          ctx.report({
+            message: `Paging style "${paging.style}" does not match the parameters (missing: ${missing.join(", ") || "none"}; foreign: ${foreign.join(", ") || "none"}).`,
+            location: ctx.location.child("x-cdas-pagination"),
+          });
+        }
+      },
+    },
+  };
+}
+
+/** Bundle-time: narrows the shared version header to the one version this document describes. */
+function PinVersionHeader({ version }) {
+  return {
+    Parameter: {
+      leave(param) {
+        if (param.in !== "header" || param.name?.toLowerCase() !== VERSION_HEADER) return;
+        param.schema = { ...param.schema, enum: [version] };
+        param.example = version;
+      },
+    },
+  };
+}
+
+export default function cdasPlugin() {
+  return {
+    id: "cdas",
+    rules: {
+      oas3: {
+        "property-casing": PropertyCasing,
+        "version-header": VersionHeader,
+        "list-paging": ListPaging,
+      },
+    },
+    decorators: {
+      oas3: { "pin-version-header": PinVersionHeader },
+    },
+  };
+}
