@@ -33,11 +33,13 @@ function VersionHeader() {
   };
 }
 
+// Parameters each paging style must have, and those it may have.
 const PAGING_PARAMS = {
-  offset: ["limit", "offset"],
-  cursor: ["page[size]", "page[after]", "page[before]"],
-  none: [],
+  offset: { required: ["limit", "offset"], optional: [] },
+  cursor: { required: ["page[size]", "page[after]"], optional: ["page[before]"] },
+  none: { required: [], optional: [] },
 };
+const ALL_PAGING_NAMES = Object.values(PAGING_PARAMS).flatMap((s) => [...s.required, ...s.optional]);
 
 /**
  * List operations say how they page: `x-cdas-pagination.style` is offset, cursor or none, and the query
@@ -52,9 +54,8 @@ function ListPaging() {
           .map((p) => (p.$ref ? ctx.resolve(p).node : p))
           .filter((p) => p?.in === "query")
           .map((p) => p.name);
-        const pagingNames = Object.values(PAGING_PARAMS).flat();
         if (!paging) {
-          if (query.some((name) => pagingNames.includes(name))) {
+          if (query.some((name) => ALL_PAGING_NAMES.includes(name))) {
             ctx.report({ message: "Operation has paging parameters but no x-cdas-pagination.", location: ctx.location.key() });
           }
           return;
@@ -67,8 +68,9 @@ function ListPaging() {
         if (typeof paging.items !== "string") {
           ctx.report({ message: "x-cdas-pagination.items must name the list key (\"\" for a bare array).", location: ctx.location.child("x-cdas-pagination") });
         }
-        const missing = expected.filter((name) => !query.includes(name));
-        const foreign = query.filter((name) => pagingNames.includes(name) && !expected.includes(name));
+        const missing = expected.required.filter((name) => !query.includes(name));
+        const allowed = [...expected.required, ...expected.optional];
+        const foreign = query.filter((name) => ALL_PAGING_NAMES.includes(name) && !allowed.includes(name));
         if (missing.length || foreign.length) {
           ctx.report({
             message: `Paging style "${paging.style}" does not match the parameters (missing: ${missing.join(", ") || "none"}; foreign: ${foreign.join(", ") || "none"}).`,
