@@ -1,0 +1,21 @@
+# Sourced by the setup and test scripts: the environment every tool here needs, and pnpm itself.
+export REDOCLY_TELEMETRY=off
+export TURBO_TELEMETRY_DISABLED=1
+export DO_NOT_TRACK=1
+PNPM_VERSION=10.34.9
+
+ensure_pnpm() {
+  if ! command -v pnpm >/dev/null 2>&1; then
+    echo "==> installing pnpm $PNPM_VERSION"
+    npm i -g "pnpm@$PNPM_VERSION" >/dev/null
+  fi
+}
+
+# Debian's Chromium, for the browser tests of the rendered docs (never a downloaded browser).
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ]; then return 0; fi
+  echo "==> installing Debian's chromium"
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+}

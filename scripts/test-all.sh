@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Quick start, command 2 (and what .ci/run runs): installs whatever is missing, builds, runs every
+# test suite, and ends with one line "N passed, N failed, N skipped" totalling all suites.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+ensure_pnpm || exit 1
+ensure_chromium || echo "warning: chromium could not be installed; the browser tests will fail"
+pnpm install --frozen-lockfile || exit 1
+
+rm -f spec/reports/vitest.json packages/*/reports/vitest.json
+status=0
+pnpm lint || status=1
+pnpm build || status=1
+# Every suite runs even if another fails; the counter reads each suite's JSON report.
+pnpm exec turbo run test --continue --concurrency=1 || status=1
+node scripts/count-tests.mjs || status=1
+exit $status
