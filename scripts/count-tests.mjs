@@ -5,7 +5,11 @@ import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const workspace = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
-const dirs = ["spec", "examples", ...["client-v1", "client-v2", "client-v3", "mock-server", "sdk"].map((p) => `packages/${p}`)];
+const dirs = [
+  "spec",
+  "examples",
+  ...["client-v1", "client-v2", "client-v3", "mock-server", "sdk"].map((p) => `packages/${p}`),
+];
 if (!workspace.includes("packages/*")) throw new Error("pnpm-workspace.yaml no longer lists packages/*");
 
 let passed = 0;
@@ -21,11 +25,15 @@ for (const dir of dirs) {
     continue;
   }
   const r = JSON.parse(readFileSync(report, "utf8"));
-  const suiteFailures = (r.testResults ?? []).filter((f) => f.status === "failed" && !(f.assertionResults ?? []).length).length;
+  const suiteFailures = (r.testResults ?? []).filter(
+    (f) => f.status === "failed" && !(f.assertionResults ?? []).length,
+  ).length;
   passed += r.numPassedTests;
   failed += r.numFailedTests + suiteFailures;
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  console.error(`${dir}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteFailures} failed, ${r.numPendingTests} skipped`);
+  console.error(
+    `${dir}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteFailures} failed, ${r.numPendingTests} skipped`,
+  );
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -26,7 +26,10 @@ function VersionHeader() {
       leave(operation, ctx) {
         const params = [...(operation.parameters ?? [])].map((p) => (p.$ref ? ctx.resolve(p).node : p));
         if (!params.some((p) => p?.in === "header" && p.name?.toLowerCase() === VERSION_HEADER)) {
-          ctx.report({ message: "Operation does not document the X-Platform-Version header.", location: ctx.location.key() });
+          ctx.report({
+            message: "Operation does not document the X-Platform-Version header.",
+            location: ctx.location.key(),
+          });
         }
       },
     },
@@ -56,17 +59,26 @@ function ListPaging() {
           .map((p) => p.name);
         if (!paging) {
           if (query.some((name) => ALL_PAGING_NAMES.includes(name))) {
-            ctx.report({ message: "Operation has paging parameters but no x-cdas-pagination.", location: ctx.location.key() });
+            ctx.report({
+              message: "Operation has paging parameters but no x-cdas-pagination.",
+              location: ctx.location.key(),
+            });
           }
           return;
         }
         const expected = PAGING_PARAMS[paging.style];
         if (!expected) {
-          ctx.report({ message: `x-cdas-pagination.style must be offset, cursor or none.`, location: ctx.location.child("x-cdas-pagination") });
+          ctx.report({
+            message: `x-cdas-pagination.style must be offset, cursor or none.`,
+            location: ctx.location.child("x-cdas-pagination"),
+          });
           return;
         }
         if (typeof paging.items !== "string") {
-          ctx.report({ message: "x-cdas-pagination.items must name the list key (\"\" for a bare array).", location: ctx.location.child("x-cdas-pagination") });
+          ctx.report({
+            message: 'x-cdas-pagination.items must name the list key ("" for a bare array).',
+            location: ctx.location.child("x-cdas-pagination"),
+          });
         }
         const missing = expected.required.filter((name) => !query.includes(name));
         const allowed = [...expected.required, ...expected.optional];
