@@ -80,6 +80,8 @@ function ListPaging() {
             location: ctx.location.child("x-cdas-pagination"),
           });
         }
+        const listError = checkListKey(operation, paging.items, ctx.resolve);
+        if (listError) ctx.report({ message: listError, location: ctx.location.child("x-cdas-pagination") });
         const missing = expected.required.filter((name) => !query.includes(name));
         const allowed = [...expected.required, ...expected.optional];
         const foreign = query.filter((name) => ALL_PAGING_NAMES.includes(name) && !allowed.includes(name));
@@ -92,6 +94,27 @@ function ListPaging() {
       },
     },
   };
+}
+
+/** Follows $refs (relative to the file that holds them) down to a plain node. */
+function deref(node, resolve) {
+  let current = node;
+  for (let i = 0; current?.$ref && i < 20; i++) current = resolve(current).node;
+  return current;
+}
+
+/** Says what is wrong when `items` does not name an array in the 200 JSON response, else undefined. */
+function checkListKey(operation, items, resolve) {
+  const ok = deref(operation.responses?.["200"], resolve);
+  const schema = deref(ok?.content?.["application/json"]?.schema, resolve);
+  if (!schema) return "x-cdas-pagination on an operation without a 200 application/json schema.";
+  const list = items === "" ? schema : deref(schema.properties?.[items], resolve);
+  if (list?.type !== "array") {
+    return items === ""
+      ? 'x-cdas-pagination.items is "" but the 200 response is not a bare array.'
+      : `x-cdas-pagination.items "${items}" is not an array property of the 200 response.`;
+  }
+  return undefined;
 }
 
 /** Bundle-time: narrows the shared version header to the one version this document describes. */
