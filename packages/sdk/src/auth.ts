@@ -1,0 +1,55 @@
+/** Access tokens: one shared request at a time, renewed shortly before expiry. */
+
+export interface IssuedToken {
+  token: string;
+  lifetimeMs: number;
+}
+
+export interface TokenSource {
+  /** The cached token while it is fresh, without waiting. */
+  current(): string | undefined;
+  /** A fresh token; concurrent callers share one token request. */
+  get(): Promise<string>;
+  /** Drops `used` if it is still the cached token (after a 401). */
+  invalidate(used: string): void;
+}
+
+/** Renew a minute before expiry, or at 90% of the lifetime for short-lived tokens. */
+function renewalMargin(lifetimeMs: number): number {
+  return Math.min(60_000, lifetimeMs / 10);
+}
+
+export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSource {
+  let token: string | undefined;
+  let renewAt = 0;
+  let pending: Promise<string> | undefined;
+  return {
+    current: () => (token !== undefined && Date.now() < renewAt ? token : undefined),
+    get() {
+      pending ??= issue()
+        .then((issued) => {
+          token = issued.token;
+          renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
+          return issued.token;
+        })
+        .finally(() => {
+          pending = undefined;
+        });
+      return pending;
+    },
+    invalidate(used) {
+      if (token === used) token = undefined;
+    },
+  };
+}
+
+/** Reads either documented token response: {access_token, token_type, expires_in} or {token, expires_in}. */
+export function readTokenResponse(body: unknown): IssuedToken | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  const token = typeof record.access_token === "string" ? record.access_token : record.token;
+  const expiresIn = typeof record.expires_in === "string" ? Number(record.expires_in) : record.expires_in;
+  if (typeof token !== "string" || token === "" || /[\r\n]/.test(token)) return undefined;
+  if (typeof expiresIn !== "number" || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;
+  return { token, lifetimeMs: expiresIn * 1000 };
+}

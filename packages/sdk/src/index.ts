@@ -1,0 +1,1 @@
+export { CdasApiError, CdasError, isCdasApiError, isCdasError } from "./errors.js";

@@ -1,0 +1,206 @@
+/** Walks every list style: offset, cursor (absolute or relative links), single pages and bare arrays. */
+import { type CdasApiError, CdasError, isCdasError } from "./errors.js";
+
+/** The `x-cdas-pagination` of a list operation, as generated into each client package. */
+export interface PaginationSpec {
+  readonly style: "offset" | "cursor" | "none";
+  /** The key that holds the list; "" for a bare array. */
+  readonly items: string;
+}
+
+export interface PaginateOptions {
+  /** Stop after this many pages. */
+  maxPages?: number;
+  /** Stop after this many items (the last page is cut). */
+  maxItems?: number;
+  /** Sent as `limit` (offset style) or `page[size]` (cursor style) unless the query already has it. */
+  pageSize?: number;
+}
+
+export interface Page<TItem, TBody> {
+  /** Zero-based page number. */
+  index: number;
+  items: TItem[];
+  /** The whole parsed body of the page. */
+  data: TBody;
+  response: Response;
+}
+
+export interface Paginator<TItem, TBody> extends AsyncIterable<TItem> {
+  /** Iterates whole pages instead of items. */
+  pages(): AsyncIterable<Page<TItem, TBody>>;
+  /** Collects every item (mind `maxItems` on large lists). */
+  toArray(): Promise<TItem[]>;
+}
+
+type GetResult = { data?: unknown; error?: unknown; response: Response };
+// biome-ignore lint/suspicious/noExplicitAny: the typed surface is checked by Sdk<V>; this is the untyped engine.
+export type GetFunction = (path: string, init: any) => Promise<GetResult>;
+
+interface RequestInitLike {
+  params?: { query?: Record<string, unknown>; path?: Record<string, unknown> };
+  signal?: AbortSignal | null;
+  [key: string]: unknown;
+}
+
+export interface PaginatorContext {
+  get: GetFunction;
+  baseUrl: string;
+  redactBody: (body: unknown, response: Response, url: string) => CdasApiError;
+}
+
+export function createPaginator(
+  context: PaginatorContext,
+  path: string,
+  spec: PaginationSpec,
+  init: RequestInitLike | undefined,
+  options: PaginateOptions = {},
+): Paginator<unknown, unknown> {
+  const pages = () => walk(context, path, spec, init ?? {}, options);
+  return {
+    pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.items;
+    },
+    async toArray() {
+      const all: unknown[] = [];
+      for await (const page of pages()) for (const item of page.items) all.push(item);
+      return all;
+    },
+  };
+}
+
+async function* walk(
+  context: PaginatorContext,
+  path: string,
+  spec: PaginationSpec,
+  init: RequestInitLike,
+  options: PaginateOptions,
+): AsyncGenerator<Page<unknown, unknown>> {
+  const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
+  let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
+  if (maxPages <= 0 || remaining <= 0) return;
+  const seenLinks = new Set<string>();
+  const seenCursors = new Set<string>();
+  const pageUrl = `${context.baseUrl}${path}`;
+  let requestInit = withPageSize(init, spec, options.pageSize);
+  for (let index = 0; index < maxPages; index++) {
+    const { data, response } = await fetchPage(context, path, requestInit, init.signal ?? undefined);
+    const url = response.url || pageUrl;
+    if (index === 0 && response.url) remember(new URL(response.url), seenLinks, seenCursors);
+    const items = listOf(data, spec, url);
+    const kept = items.length > remaining ? items.slice(0, remaining) : items;
+    remaining -= kept.length;
+    yield { index, items: kept, data, response };
+    if (remaining <= 0 || spec.style === "none" || items.length === 0) return;
+    const next = nextLink(data, url);
+    if (next === undefined) return;
+    const target = resolveLink(next, url, context.baseUrl, path);
+    remember(target, seenLinks, seenCursors);
+    requestInit = { ...init, params: { ...init.params, query: queryOf(target) } };
+  }
+}
+
+async function fetchPage(
+  context: PaginatorContext,
+  path: string,
+  init: RequestInitLike,
+  signal: AbortSignal | undefined,
+): Promise<{ data: unknown; response: Response }> {
+  let result: GetResult;
+  try {
+    result = await context.get(path, init);
+  } catch (error) {
+    if (isCdasError(error) || signal?.aborted) throw error;
+    throw new CdasError("invalid_response", `GET ${path} answered a body that could not be read`, {
+      cause: error,
+    });
+  }
+  const { response } = result;
+  if (!response.ok)
+    throw context.redactBody(result.error, response, response.url || `${context.baseUrl}${path}`);
+  return { data: result.data, response };
+}
+
+function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
+  const list = spec.items === "" ? data : (data as Record<string, unknown> | null | undefined)?.[spec.items];
+  if (Array.isArray(list)) return list;
+  throw new CdasError(
+    "invalid_response",
+    `GET ${new URL(url).pathname} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
+  );
+}
+
+function nextLink(data: unknown, url: string): string | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const links = (data as { links?: unknown }).links;
+  if (links === undefined || links === null) return undefined;
+  const next = typeof links === "object" ? (links as { next?: unknown }).next : links;
+  if (next === undefined || next === null || next === "") return undefined;
+  if (typeof next !== "string") {
+    throw new CdasError(
+      "invalid_response",
+      `GET ${new URL(url).pathname} answered a links.next that is not a string`,
+    );
+  }
+  return next;
+}
+
+/** Resolves a next link (absolute or relative) and refuses links that leave the API or the list. */
+function resolveLink(next: string, pageUrl: string, baseUrl: string, path: string): URL {
+  let target: URL;
+  try {
+    target = new URL(next, pageUrl);
+  } catch {
+    throw new CdasError("invalid_response", `links.next of ${path} is not a valid address`);
+  }
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  if (target.origin !== base.origin || target.pathname !== `${basePath}${path}`) {
+    // Following it would send the bearer token elsewhere or read another resource.
+    throw new CdasError(
+      "invalid_response",
+      `links.next of ${path} points outside ${path} on the API's origin`,
+    );
+  }
+  return target;
+}
+
+function remember(target: URL, seenLinks: Set<string>, seenCursors: Set<string>): void {
+  const params = [...target.searchParams].sort(([a, x], [b, y]) =>
+    a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
+  );
+  const key = `${target.pathname}?${new URLSearchParams(params)}`;
+  if (seenLinks.has(key)) {
+    throw new CdasError("pagination_loop", `links.next of ${target.pathname} points to a page already read`);
+  }
+  seenLinks.add(key);
+  const cursor = target.searchParams.get("page[after]");
+  if (cursor !== null) {
+    if (seenCursors.has(cursor)) {
+      throw new CdasError("pagination_loop", `${target.pathname} repeated a cursor already followed`);
+    }
+    seenCursors.add(cursor);
+  }
+}
+
+function queryOf(target: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(target.searchParams.keys())) {
+    const values = target.searchParams.getAll(key);
+    query[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return query;
+}
+
+function withPageSize(
+  init: RequestInitLike,
+  spec: PaginationSpec,
+  pageSize: number | undefined,
+): RequestInitLike {
+  if (pageSize === undefined || spec.style === "none") return init;
+  const key = spec.style === "offset" ? "limit" : "page[size]";
+  const query = init.params?.query ?? {};
+  if (query[key] !== undefined) return init;
+  return { ...init, params: { ...init.params, query: { ...query, [key]: pageSize } } };
+}

@@ -1,0 +1,193 @@
+/**
+ * The fetch wrapper handed to openapi-fetch: bearer token, 401 renewal, retries and per-attempt
+ * deadlines. The token call is made here too, never with a bearer.
+ */
+import { attemptOnce, type FetchLike, sleep, untilAborted } from "./attempt.js";
+import { createTokenSource, type IssuedToken, readTokenResponse, type TokenSource } from "./auth.js";
+import { CdasApiError, CdasError, isCdasError, parseErrorText, parseRetryAfter } from "./errors.js";
+import { backoffDelay, isTemporaryBody, RETRYABLE_STATUSES, type RetryPolicy, statusDelay } from "./retry.js";
+
+export interface TransportConfig {
+  fetch: FetchLike;
+  baseUrl: string;
+  version: string;
+  clientId: string;
+  userAgent: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** Removes the client secret from any text that ends up in an error. */
+  redact: (text: string) => string;
+  /** Builds the token request body; the only place that sees the secret. */
+  tokenBody: () => string;
+}
+
+export const JSON_MEDIA_TYPE = "application/json; charset=UTF-8";
+
+export interface Transport {
+  /** The fetch given to openapi-fetch. */
+  fetch: (request: Request, init?: RequestInit) => Promise<Response>;
+  tokens: TokenSource;
+}
+
+export function createTransport(config: TransportConfig): Transport {
+  const { retry, timeoutMs, redact } = config;
+  const tokens = createTokenSource(() => issueToken(config));
+
+  async function send(request: Request, init?: RequestInit): Promise<Response> {
+    const signal = request.signal;
+    const method = request.method;
+    const isRead = method === "GET" || method === "HEAD";
+    // A body can be sent once: keep its bytes so that the 401 retry can resend it.
+    const bytes = request.body === null ? undefined : await request.arrayBuffer();
+    let renewed = false;
+    for (let attempt = 0; ; ) {
+      const token = tokens.current() ?? (await untilAborted(tokens.get(), signal));
+      const current = bytes === undefined ? request : rebuild(request, bytes);
+      current.headers.set("authorization", `Bearer ${token}`);
+      let response: Response;
+      try {
+        response = await attemptOnce(config.fetch, current, init, timeoutMs);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        const failure = transportFailure(error, method, request.url, redact);
+        if (!isRead || attempt >= retry.maxRetries) throw failure;
+        await sleep(backoffDelay(retry, attempt++), signal);
+        continue;
+      }
+      if (response.status === 401 && !renewed) {
+        renewed = true;
+        tokens.invalidate(token);
+        await drain(response);
+        continue;
+      }
+      if (response.ok || !isRead || attempt >= retry.maxRetries) return response;
+      let delay: number;
+      if (RETRYABLE_STATUSES.has(response.status)) {
+        delay = statusDelay(retry, attempt, response);
+        await drain(response);
+      } else {
+        const text = await response.text();
+        if (!isTemporaryBody(text)) return copyWithBody(response, text);
+        delay = backoffDelay(retry, attempt);
+      }
+      attempt++;
+      await sleep(delay, signal);
+    }
+  }
+
+  return { fetch: send, tokens };
+}
+
+/** POST /v1/token with the client credentials; retried like a read. Non-2xx answers throw CdasApiError. */
+async function issueToken(config: TransportConfig): Promise<IssuedToken> {
+  const { retry, redact } = config;
+  const url = `${config.baseUrl}/v1/token`;
+  for (let attempt = 0; ; ) {
+    const request = new Request(url, {
+      method: "POST",
+      headers: {
+        accept: JSON_MEDIA_TYPE,
+        "content-type": JSON_MEDIA_TYPE,
+        "x-platform-version": config.version,
+        "user-agent": config.userAgent,
+      },
+      body: config.tokenBody(),
+    });
+    let response: Response;
+    let text: string;
+    try {
+      response = await attemptOnce(config.fetch, request, undefined, config.timeoutMs);
+      text = await response.text();
+    } catch (error) {
+      const failure = transportFailure(error, "POST", url, redact);
+      if (attempt >= retry.maxRetries) throw failure;
+      await sleep(backoffDelay(retry, attempt++));
+      continue;
+    }
+    if (response.ok) {
+      const issued = readTokenResponse(parseErrorText(text).body);
+      if (issued) return issued;
+      throw new CdasError(
+        "invalid_response",
+        "POST /v1/token answered without a usable token and expires_in",
+      );
+    }
+    const retryable = RETRYABLE_STATUSES.has(response.status) || isTemporaryBody(text);
+    if (!retryable || attempt >= retry.maxRetries) throw apiError(response, "POST", url, text, redact);
+    await sleep(
+      RETRYABLE_STATUSES.has(response.status)
+        ? statusDelay(retry, attempt, response)
+        : backoffDelay(retry, attempt),
+    );
+    attempt++;
+  }
+}
+
+/** A CdasApiError from an answer whose body has been read as text. */
+export function apiError(
+  response: Response,
+  method: string,
+  url: string,
+  text: string,
+  redact: (text: string) => string,
+): CdasApiError {
+  const parsed = parseErrorText(text);
+  return new CdasApiError({
+    status: response.status,
+    method,
+    url,
+    body: redactDeep(parsed.body, redact),
+    rawBody: parsed.rawBody === undefined ? undefined : redact(parsed.rawBody),
+    retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
+  });
+}
+
+/** Redacts every string (keys included) of a parsed JSON value. */
+function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redact(key), redactDeep(item, redact)]),
+    );
+  }
+  return value;
+}
+
+function transportFailure(error: unknown, method: string, url: string, redact: (text: string) => string) {
+  if (isCdasError(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {}
+  return new CdasError("network", redact(`${method} ${path} failed: ${reason}`), {
+    cause: error instanceof Error ? new Error(redact(error.message)) : undefined,
+  });
+}
+
+function rebuild(request: Request, body: ArrayBuffer): Request {
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+    redirect: request.redirect,
+  });
+}
+
+function copyWithBody(response: Response, text: string): Response {
+  return new Response(text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+async function drain(response: Response): Promise<void> {
+  try {
+    await response.arrayBuffer();
+  } catch {
+    // the answer is dropped anyway
+  }
+}
