@@ -1,0 +1,97 @@
+// Loads the document named on the command line: a version (v1), a bundle file, or <git-rev>:<version>.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+
+export const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const VERSION_NAME = /^v\d+$/;
+const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
+
+function parseDocument(text, name) {
+  return name.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+}
+
+/** Bundles one API of the redocly.yaml found in `specDir` into a temporary JSON file and parses it. */
+export function bundleVersion(specDir, version) {
+  const outDir = mkdtempSync(path.join(tmpdir(), "cdas-bundle-"));
+  try {
+    const output = path.join(outDir, `${version}.json`);
+    try {
+      execFileSync(REDOCLY, ["bundle", version, "--output", output, "--ext", "json"], {
+        cwd: specDir,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off" },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+    } catch (error) {
+      const detail = String(error.stderr ?? "")
+        .split("\n")
+        .filter((line) => line.trim() && !/[║╔╚═]/.test(line))
+        .slice(-6)
+        .join("\n");
+      throw new Error(`redocly bundle ${version} failed in ${specDir}:\n${detail}`);
+    }
+    return JSON.parse(readFileSync(output, "utf8"));
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+function gitTopLevel() {
+  return execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: SPEC_DIR, encoding: "utf8" }).trim();
+}
+
+/**
+ * `<rev>:<version>`: extracts that revision's spec/ sources with `git archive` into a temporary folder
+ * and bundles them there (spec/dist is not committed). `<rev>:<path>` reads a committed file instead.
+ */
+function loadFromGit(rev, target) {
+  const top = gitTopLevel();
+  const specPrefix = path.relative(top, SPEC_DIR);
+  if (!VERSION_NAME.test(target)) {
+    const text = execFileSync("git", ["show", `${rev}:${target}`], { cwd: top, encoding: "utf8" });
+    return parseDocument(text, target);
+  }
+  const work = mkdtempSync(path.join(tmpdir(), "cdas-rev-"));
+  try {
+    const archive = execFileSync("git", ["archive", "--format=tar", rev, specPrefix], {
+      cwd: top,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    execFileSync("tar", ["-x", "-C", work], { input: archive });
+    return bundleVersion(path.join(work, specPrefix), target);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Resolves one side of a comparison. `v1` reads dist/v1.json (or bundles the working tree when the
+ * build has not run); a path reads that JSON or YAML file (relative to `cwd`); `<rev>:<vN>` bundles
+ * that git revision's sources. Returns the label used in reports and the parsed document.
+ */
+export function loadSpec(argument, { cwd = process.env.INIT_CWD ?? process.cwd() } = {}) {
+  if (VERSION_NAME.test(argument)) {
+    const bundle = path.join(SPEC_DIR, "dist", `${argument}.json`);
+    const doc = existsSync(bundle)
+      ? JSON.parse(readFileSync(bundle, "utf8"))
+      : bundleVersion(SPEC_DIR, argument);
+    return { label: argument, doc };
+  }
+  const candidates = [path.resolve(cwd, argument), path.resolve(process.cwd(), argument)];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  if (file)
+    return {
+      label: path.basename(file).replace(/\.(json|ya?ml)$/, ""),
+      doc: parseDocument(readFileSync(file, "utf8"), file),
+    };
+  const colon = argument.lastIndexOf(":");
+  if (colon > 0) {
+    const rev = argument.slice(0, colon);
+    const target = argument.slice(colon + 1);
+    return { label: `${target}@${rev}`, doc: loadFromGit(rev, target) };
+  }
+  throw new Error(`Cannot read "${argument}": not a version (v1), an existing file, or <git-rev>:<version>.`);
+}
