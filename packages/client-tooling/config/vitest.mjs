@@ -1,0 +1,12 @@
+// Test settings of each client package: runtime tests plus type tests, with the JSON report CI counts.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    typecheck: { include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+    reporters: ["default", "json"],
+    outputFile: { json: "reports/vitest.json" },
+    testTimeout: 60_000,
+  },
+});

@@ -1,0 +1,37 @@
+export declare const HTTP_METHODS: readonly string[];
+
+export interface ClientConfig {
+  /** API name in redocly.yaml: the version (v1, v2, v3). */
+  version: string;
+  configPath: string;
+  bundlePath: string;
+  schemaPath: string;
+  generatedDir: string;
+}
+
+export interface ParameterObject {
+  name: string;
+  in: "query" | "header" | "path" | "cookie";
+  required?: boolean;
+  schema?: SchemaObject;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+  [key: string]: unknown;
+}
+
+export type SchemaObject = Record<string, unknown>;
+
+export interface BundleOperation {
+  path: string;
+  method: string;
+  operationId: string;
+  operation: Record<string, unknown>;
+  parameters: ParameterObject[];
+}
+
+export type Bundle = Record<string, unknown> & { paths?: Record<string, unknown> };
+
+export declare function readClientConfig(packageDir: string): ClientConfig;
+export declare function readBundle(bundlePath: string): Bundle;
+export declare function resolveRef<T = unknown>(bundle: Bundle, value: unknown): T;
+export declare function listOperations(bundle: Bundle): BundleOperation[];

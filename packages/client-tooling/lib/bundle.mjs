@@ -1,0 +1,77 @@
+// Reads a client package's redocly.yaml and the bundle it points at; shared by the generator and the tests.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parse } from "yaml";
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The one API of `<packageDir>/redocly.yaml`: its name is the version, `root` the bundle and
+ * `x-openapi-ts.output` the generated schema file. `CDAS_SPEC_DIST` (a folder holding `v1.json`, ...)
+ * replaces the bundle folder, to build against another spec build.
+ */
+export function readClientConfig(packageDir) {
+  const configPath = resolve(packageDir, "redocly.yaml");
+  const apis = Object.entries(parse(readFileSync(configPath, "utf8"))?.apis ?? {});
+  if (apis.length !== 1) throw new Error(`${configPath} must declare exactly one API, found ${apis.length}`);
+  const [version, api] = apis[0];
+  const output = api?.["x-openapi-ts"]?.output;
+  if (typeof api?.root !== "string" || typeof output !== "string") {
+    throw new Error(`${configPath}: API ${version} needs \`root\` and \`x-openapi-ts.output\``);
+  }
+  const specDistOverride = process.env.CDAS_SPEC_DIST;
+  const bundlePath = specDistOverride
+    ? resolve(specDistOverride, `${version}.json`)
+    : resolve(packageDir, api.root);
+  const schemaPath = resolve(packageDir, output);
+  return { version, configPath, bundlePath, schemaPath, generatedDir: dirname(schemaPath) };
+}
+
+export function readBundle(bundlePath) {
+  let text;
+  try {
+    text = readFileSync(bundlePath, "utf8");
+  } catch (cause) {
+    throw new Error(`Bundle ${bundlePath} not found; build it first: pnpm --filter @cdas/spec build`, {
+      cause,
+    });
+  }
+  return JSON.parse(text);
+}
+
+/** Follows local `$ref`s (`#/components/...`) until a value that is not a reference. */
+export function resolveRef(bundle, value) {
+  let current = value;
+  const seen = new Set();
+  while (current && typeof current === "object" && typeof current.$ref === "string") {
+    const ref = current.$ref;
+    if (!ref.startsWith("#/")) throw new Error(`Only local references are supported in a bundle: ${ref}`);
+    if (seen.has(ref)) throw new Error(`Reference cycle at ${ref}`);
+    seen.add(ref);
+    current = ref
+      .slice(2)
+      .split("/")
+      .map((token) => decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reduce((node, key) => node?.[key], bundle);
+    if (current === undefined) throw new Error(`Unresolved reference ${ref}`);
+  }
+  return current;
+}
+
+/** Every operation of the bundle with its parameters resolved (path-level ones merged in). */
+export function listOperations(bundle) {
+  const operations = [];
+  for (const [path, rawPathItem] of Object.entries(bundle.paths ?? {})) {
+    const pathItem = resolveRef(bundle, rawPathItem);
+    const shared = (pathItem.parameters ?? []).map((parameter) => resolveRef(bundle, parameter));
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      const own = (operation.parameters ?? []).map((parameter) => resolveRef(bundle, parameter));
+      const overridden = (parameter) => own.some((o) => o.name === parameter.name && o.in === parameter.in);
+      const parameters = [...shared.filter((parameter) => !overridden(parameter)), ...own];
+      operations.push({ path, method, operationId: operation.operationId, operation, parameters });
+    }
+  }
+  return operations;
+}

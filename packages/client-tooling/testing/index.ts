@@ -1,0 +1,4 @@
+export { describeEveryOperation } from "./every-operation.js";
+export { startRecordingServer } from "./loopback-server.js";
+export { describePackageChecks } from "./package-checks.js";
+export { sampleSchema } from "./sample-values.js";

@@ -1,0 +1,81 @@
+// Checks of what a client package publishes: publint, attw, both module formats in Node, a browser bundle.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
+import { build } from "esbuild";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** Budget for dist/index.js plus openapi-fetch, minified and gzipped; a regression guard, not a timing. */
+const RUNTIME_GZIP_BUDGET_BYTES = 8 * 1024;
+
+export function describePackageChecks(packageDir: string): void {
+  describe("published package", () => {
+    let packDir: string;
+    let tarball: Uint8Array;
+
+    beforeAll(() => {
+      packDir = mkdtempSync(join(tmpdir(), "cdas-client-pack-"));
+      execFileSync("pnpm", ["pack", "--pack-destination", packDir], { cwd: packageDir, stdio: "ignore" });
+      const file = readdirSync(packDir).find((name) => name.endsWith(".tgz"));
+      if (!file) throw new Error(`pnpm pack wrote no tarball in ${packDir}`);
+      tarball = new Uint8Array(readFileSync(join(packDir, file)));
+    });
+    afterAll(() => rmSync(packDir, { recursive: true, force: true }));
+
+    it("publint reports no problem, suggestions included", async () => {
+      // Lints the packed tarball, the files a user installs.
+      const { messages, pkg } = await publint({
+        level: "suggestion",
+        strict: true,
+        pack: { tarball: tarball.slice().buffer },
+      });
+      expect(messages.map((message) => formatMessage(message, pkg))).toEqual([]);
+    });
+
+    it("@arethetypeswrong/core reports no problem for any entry point and resolution mode", async () => {
+      const result = await checkPackage(createPackageFromTarballData(tarball));
+      expect(result.types).not.toBe(false);
+      if (result.types === false) return;
+      expect(Object.keys(result.entrypoints)).toContain(".");
+      expect(result.problems).toEqual([]);
+    });
+
+    it("the ESM and CommonJS builds load in Node and expose the same API", () => {
+      const script = `
+        const esm = await import("./dist/index.js");
+        const cjs = (await import("node:module")).createRequire(import.meta.url)("./dist/index.cjs");
+        const describe = (m) => ({ exports: Object.keys(m).sort(), createClient: typeof m.createClient,
+          pagination: m.pagination, get: typeof m.createClient({ baseUrl: "https://127.0.0.1" }).GET });
+        console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs) }));`;
+      const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+        cwd: packageDir,
+        encoding: "utf8",
+      });
+      const { esm, cjs } = JSON.parse(output);
+      expect(esm.exports).toEqual(["createClient", "pagination"]);
+      expect(esm).toMatchObject({ createClient: "function", get: "function" });
+      expect(Object.keys(esm.pagination).length).toBeGreaterThan(0);
+      expect(cjs).toEqual(esm);
+    });
+
+    it("bundles for a browser (no Node built-in) within the size budget", async () => {
+      const bundled = await build({
+        entryPoints: [join(packageDir, "dist/index.js")],
+        bundle: true,
+        minify: true,
+        format: "esm",
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+      });
+      const gzipBytes = gzipSync(bundled.outputFiles[0]!.contents, { level: 9 }).length;
+      console.info(`${packageDir}: dist/index.js + openapi-fetch, minified and gzipped: ${gzipBytes} bytes`);
+      expect(gzipBytes).toBeLessThan(RUNTIME_GZIP_BUDGET_BYTES);
+    });
+  });
+}

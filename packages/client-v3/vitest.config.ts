@@ -1,0 +1,1 @@
+export { default } from "@cdas/client-tooling/vitest-config";
