@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isCdasApiError } from "../src/index.js";
+import { isCdasApiError } from "../src/errors.js";
 import { CLIENT_ID, json, SECRET, scriptedFetch, testSdk, tokenResponse, untyped } from "./helpers.js";
 
 const ok = () => json({ data: [] });

@@ -1,0 +1,89 @@
+/** Version-dependent types: the client, the list paths and their item types come from each client package. */
+import type * as V1 from "@cdas/client-v1";
+import type * as V2 from "@cdas/client-v2";
+import type * as V3 from "@cdas/client-v3";
+import type { MaybeOptionalInit } from "openapi-fetch";
+import type { PaginateOptions, Paginator } from "./paginate.js";
+
+interface VersionTypes {
+  v1: { paths: V1.paths; pagination: typeof V1.pagination; client: ReturnType<typeof V1.createClient> };
+  v2: { paths: V2.paths; pagination: typeof V2.pagination; client: ReturnType<typeof V2.createClient> };
+  v3: { paths: V3.paths; pagination: typeof V3.pagination; client: ReturnType<typeof V3.createClient> };
+}
+
+export type Version = keyof VersionTypes;
+
+/** The client of a version: the same type as `createClient()` of `@cdas/client-vN`. */
+export type ClientOf<V extends Version> = VersionTypes[V]["client"];
+
+export type PathsOf<V extends Version> = VersionTypes[V]["paths"];
+
+/** The list operations of a version (keys of its generated `pagination` map). */
+export type ListPath<V extends Version> = keyof VersionTypes[V]["pagination"] & keyof PathsOf<V> & string;
+
+type GetOperation<V extends Version, P extends ListPath<V>> = PathsOf<V>[P] extends { get: infer Operation }
+  ? Operation
+  : never;
+
+/** The 200 JSON body of a list operation. */
+export type ListBody<V extends Version, P extends ListPath<V>> =
+  GetOperation<V, P> extends {
+    responses: { 200: { content: { "application/json": infer Body } } };
+  }
+    ? Body
+    : never;
+
+type ItemsKey<V extends Version, P extends ListPath<V>> = VersionTypes[V]["pagination"][P] extends {
+  items: infer Key;
+}
+  ? Key
+  : never;
+
+type ElementOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never;
+
+/** The item type of a list operation: an element of the bare array, or of the array under `items`. */
+export type ListItem<V extends Version, P extends ListPath<V>> =
+  ItemsKey<V, P> extends ""
+    ? ElementOf<ListBody<V, P>>
+    : ItemsKey<V, P> extends keyof ListBody<V, P>
+      ? ElementOf<ListBody<V, P>[ItemsKey<V, P>]>
+      : never;
+
+type QueryOf<Operation> = Operation extends { parameters: { query?: infer Query } }
+  ? NonNullable<Query>
+  : never;
+
+/** The institutions list gets `client_id` filled in by the SDK, so paginate makes it optional. */
+type InstitutionsInit<V extends Version, P extends ListPath<V>> = Omit<
+  NonNullable<MaybeOptionalInit<PathsOf<V>[P], "get">>,
+  "params"
+> & {
+  params?: { query?: Omit<QueryOf<GetOperation<V, P>>, "client_id"> & { client_id?: string } };
+};
+
+/** The init of `client.GET(path, init)` for a list path. */
+export type ListInit<V extends Version, P extends ListPath<V>> = P extends "/v1/institutions"
+  ? InstitutionsInit<V, P> | undefined
+  : MaybeOptionalInit<PathsOf<V>[P], "get">;
+
+export type PaginateArgs<V extends Version, P extends ListPath<V>> =
+  undefined extends ListInit<V, P>
+    ? [init?: ListInit<V, P>, options?: PaginateOptions]
+    : [init: ListInit<V, P>, options?: PaginateOptions];
+
+export interface Sdk<V extends Version> {
+  readonly version: V;
+  /** The normalised base URL (no trailing slash). */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  /** openapi-fetch client of the version, with auth, headers, retries and deadlines built in. */
+  readonly client: ClientOf<V>;
+  /**
+   * Iterates every item of a list operation across pages; `.pages()` iterates whole pages.
+   * Throws CdasApiError for a non-2xx page and CdasError for a malformed page or a paging loop.
+   */
+  paginate<P extends ListPath<V>>(
+    path: P,
+    ...args: PaginateArgs<V, P>
+  ): Paginator<ListItem<V, P>, ListBody<V, P>>;
+}

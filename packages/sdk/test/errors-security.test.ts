@@ -1,0 +1,182 @@
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import { CdasApiError, isCdasApiError, isCdasError } from "../src/errors.js";
+import { CLIENT_ID, json, SECRET, scriptedFetch, testSdk, untyped } from "./helpers.js";
+
+async function pageFailure(answer: () => Response): Promise<unknown> {
+  return testSdk(scriptedFetch(answer).fetch)
+    .paginate("/v1/accounts")
+    .toArray()
+    .catch((e: unknown) => e);
+}
+
+describe("CdasApiError", () => {
+  it("reads the short shape", async () => {
+    const failure = await pageFailure(() =>
+      json({ id: "a1", name: "bad request", message: "nope" }, { status: 400 }),
+    );
+    expect(failure).toBeInstanceOf(CdasApiError);
+    expect(failure).toMatchObject({
+      status: 400,
+      id: "a1",
+      name: "bad request",
+      message: "nope",
+      fault: undefined,
+    });
+  });
+
+  it("reads the extended shape served as application/vnd.goa.error", async () => {
+    const body = {
+      id: "g1",
+      name: "invalid_field_type",
+      message: "x",
+      fault: false,
+      temporary: false,
+      timeout: true,
+    };
+    const failure = await pageFailure(() =>
+      json(body, { status: 422, contentType: "application/vnd.goa.error" }),
+    );
+    expect(failure).toMatchObject({ ...body, status: 422, code: "api" });
+  });
+
+  it("keeps the raw text of a body that is not JSON", async () => {
+    const failure = await pageFailure(
+      () => new Response("upstream exploded", { status: 500, headers: { "content-type": "text/plain" } }),
+    );
+    expect(isCdasApiError(failure)).toBe(true);
+    expect(failure).toMatchObject({ status: 500, rawBody: "upstream exploded", name: "CdasApiError" });
+    expect((failure as Error).message).toContain("HTTP 500");
+  });
+
+  it("ignores fields of the wrong type and records Retry-After", async () => {
+    const failure = await pageFailure(() =>
+      json({ id: 7, name: ["x"], temporary: "yes" }, { status: 400, headers: { "retry-after": "3" } }),
+    );
+    expect(failure).toMatchObject({
+      id: undefined,
+      name: "CdasApiError",
+      temporary: undefined,
+      retryAfterMs: 3000,
+    });
+  });
+
+  it("is recognised by the guards, including a copy from another module instance", () => {
+    const error = new CdasApiError({ status: 404, method: "GET", url: "https://api.test/v1/x", body: {} });
+    expect(isCdasApiError(error)).toBe(true);
+    expect(isCdasError(error)).toBe(true);
+    const foreign = Object.create({ [Symbol.for("@cdas/sdk/CdasApiError")]: true });
+    expect(isCdasApiError(foreign)).toBe(true);
+    expect(isCdasApiError(new Error("x"))).toBe(false);
+    expect(isCdasApiError(null)).toBe(false);
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      status: 404,
+      code: "api",
+      name: "CdasApiError",
+    });
+  });
+});
+
+describe("baseUrl security", () => {
+  const options = (baseUrl: string, allowInsecureLoopback?: boolean) => ({ baseUrl, allowInsecureLoopback });
+
+  it.each([
+    ["http://api.example.com", /must use https/],
+    ["http://api.example.com", /must use https/, true],
+    ["http://127.0.0.1:8080", /allowInsecureLoopback/],
+    ["ftp://127.0.0.1", /must use https/, true],
+    ["https://user:pw@api.example.com", /credentials/],
+    ["not a url", /absolute URL/],
+  ] as const)("refuses %s", (baseUrl, message, allow?: boolean) => {
+    let failure: unknown;
+    try {
+      testSdk(undefined, options(baseUrl, allow));
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toMatchObject({ code: "invalid_options", message: expect.stringMatching(message) });
+  });
+
+  it.each([
+    ["https://api.example.com/", undefined, "https://api.example.com"],
+    ["https://api.example.com/base/", undefined, "https://api.example.com/base"],
+    ["http://127.0.0.1:8080", true, "http://127.0.0.1:8080"],
+    ["http://[::1]:8080", true, "http://[::1]:8080"],
+    ["http://localhost:8080", true, "http://localhost:8080"],
+  ] as const)("accepts %s", (baseUrl, allow, normalised) => {
+    expect(testSdk(undefined, options(baseUrl, allow)).baseUrl).toBe(normalised);
+  });
+});
+
+describe("request headers", () => {
+  it("sends the version, accept, user agent with suffix, and content-type only with a body", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const client = untyped(testSdk(server.fetch, { version: "v3", userAgent: "my-app/2.0" }).client);
+    await client.GET("/v1/accounts", {});
+    await client.POST("/v1/auth/session", { body: { end_user_id: "eu_1" } });
+    const [token, read, write] = server.calls;
+    for (const call of [token, read, write]) {
+      expect(call?.headers.get("x-platform-version")).toBe("v3");
+      expect(call?.headers.get("accept")).toBe("application/json; charset=UTF-8");
+      expect(call?.headers.get("user-agent")).toBe("cdas-sdk/0.1.0 my-app/2.0");
+    }
+    expect(read?.headers.get("content-type")).toBeNull();
+    expect(write?.headers.get("content-type")).toBe("application/json; charset=UTF-8");
+  });
+
+  it("fills client_id into GET /v1/institutions through sdk.client as well", async () => {
+    const server = scriptedFetch(() => json([]));
+    await untyped(testSdk(server.fetch).client).GET("/v1/institutions", {
+      params: { query: { industry: "energy" } },
+    });
+    const sent = server.dataCalls()[0]?.url.searchParams;
+    expect(sent?.get("client_id")).toBe(CLIENT_ID);
+    expect(sent?.get("industry")).toBe("energy");
+  });
+});
+
+describe("the client secret never leaks", () => {
+  const leaks = (value: unknown) =>
+    inspect(value, { depth: 10, showHidden: true }).includes(SECRET) ||
+    (JSON.stringify(value) ?? "").includes(SECRET) ||
+    String(value).includes(SECRET);
+
+  it("is absent from the sdk object, its client and a paginator", () => {
+    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+    expect(leaks(sdk)).toBe(false);
+    expect(leaks(sdk.client)).toBe(false);
+    expect(leaks(sdk.paginate("/v1/accounts"))).toBe(false);
+  });
+
+  it("is absent from errors even when the server echoes the token request", async () => {
+    const echo = async (request: { body: string }) =>
+      new Response(`denied ${request.body}`, { status: 400, headers: { "content-type": "text/plain" } });
+    const echoJson = async (request: { body: string }) =>
+      json(
+        { name: "unauthorized", message: request.body, echoed: JSON.parse(request.body) },
+        { status: 401 },
+      );
+    for (const tokens of [echo, echoJson]) {
+      const server = scriptedFetch(() => json({}), tokens);
+      const failure = await untyped(testSdk(server.fetch).client)
+        .GET("/v1/accounts", {})
+        .catch((e: unknown) => e);
+      expect(isCdasApiError(failure)).toBe(true);
+      expect(leaks(failure)).toBe(false);
+    }
+  });
+
+  it("is absent from network errors of the token call", async () => {
+    const server = scriptedFetch(
+      () => json({}),
+      async (request) => {
+        throw new TypeError(`socket hang up while sending ${request.body}`);
+      },
+    );
+    const failure = await untyped(testSdk(server.fetch, { maxRetries: 0 }).client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "network" });
+    expect(leaks(failure)).toBe(false);
+  });
+});

@@ -1,0 +1,217 @@
+import { describe, expect, it } from "vitest";
+import { isCdasApiError, isCdasError } from "../src/errors.js";
+import { json, type RecordedRequest, scriptedFetch, testSdk } from "./helpers.js";
+
+/** Serves `pages` of a collection; `link(n, request)` makes the next link of page n (1-based). */
+function pagedServer(
+  pages: unknown[][],
+  items: string,
+  link: (next: number, request: RecordedRequest) => string | undefined,
+  pageOf: (request: RecordedRequest) => number,
+) {
+  return scriptedFetch((request) => {
+    const index = pageOf(request);
+    const list = pages[index - 1] ?? [];
+    const next = index < pages.length ? link(index + 1, request) : undefined;
+    const links = next === undefined ? {} : { next };
+    return json(items === "" ? list : { [items]: list, links });
+  });
+}
+
+const cursorOf = (request: RecordedRequest) =>
+  Number(request.url.searchParams.get("page[after]")?.slice(1) ?? 1);
+
+describe("offset paging", () => {
+  it("follows links.next and yields every item once", async () => {
+    const server = pagedServer(
+      [[1, 2], [3, 4], [5]],
+      "data",
+      (next) => `/v1/accounts?end_user_id=eu_1&limit=2&offset=${(next - 1) * 2}`,
+      (request) => Number(request.url.searchParams.get("offset") ?? 0) / 2 + 1,
+    );
+    const sdk = testSdk(server.fetch);
+    const items = await sdk
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } }, { pageSize: 2 })
+      .toArray();
+    expect(items).toEqual([1, 2, 3, 4, 5]);
+    expect(server.dataCalls().map((call) => call.url.search)).toEqual([
+      "?end_user_id=eu_1&limit=2",
+      "?end_user_id=eu_1&limit=2&offset=2",
+      "?end_user_id=eu_1&limit=2&offset=4",
+    ]);
+  });
+
+  it("stops on an empty page even when links.next is present", async () => {
+    let calls = 0;
+    const server = scriptedFetch(() =>
+      json({ data: calls++ === 0 ? [1] : [], links: { next: `/v1/accounts?offset=${calls}` } }),
+    );
+    expect(await testSdk(server.fetch).paginate("/v1/accounts").toArray()).toEqual([1]);
+    expect(server.dataCalls()).toHaveLength(2);
+  });
+});
+
+describe("cursor paging", () => {
+  it.each([
+    ["relative", (next: number) => `/v1/banking/accounts?end_user_id=eu_1&page[after]=c${next}`],
+    [
+      "absolute",
+      (next: number) => `https://api.test/v1/banking/accounts?end_user_id=eu_1&page%5Bafter%5D=c${next}`,
+    ],
+    ["query-only", (next: number) => `?end_user_id=eu_1&page[after]=c${next}`],
+  ])("follows %s links", async (_kind, link) => {
+    const server = pagedServer([["a", "b"], ["c"], ["d"]], "accounts", link, cursorOf);
+    const sdk = testSdk(server.fetch);
+    const items = await sdk
+      .paginate("/v1/banking/accounts", { params: { query: { end_user_id: "eu_1" } } }, { pageSize: 2 })
+      .toArray();
+    expect(items).toEqual(["a", "b", "c", "d"]);
+    expect(server.dataCalls()[0]?.url.searchParams.get("page[size]")).toBe("2");
+    expect(server.dataCalls()[2]?.url.searchParams.get("page[after]")).toBe("c3");
+  });
+
+  it("ends when links.next is missing (v3 opt-in paging without links)", async () => {
+    const server = scriptedFetch(() => json({ end_users: [{ id: "u1" }] }));
+    expect(await testSdk(server.fetch).paginate("/v1/end-users").toArray()).toEqual([{ id: "u1" }]);
+  });
+
+  it("throws pagination_loop on a cursor seen twice", async () => {
+    let n = 0;
+    const server = scriptedFetch(() =>
+      json({ accounts: [n++], links: { next: `/v1/banking/accounts?page[after]=same&n=${n}` } }),
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/banking/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isCdasError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "pagination_loop" });
+    expect(server.dataCalls()).toHaveLength(2);
+  });
+
+  it("throws pagination_loop on a link back to a page already read", async () => {
+    const server = pagedServer(
+      [["a"], ["b"], ["c"]],
+      "accounts",
+      (next) => `/v1/banking/accounts?page[after]=c${next === 3 ? 2 : next}`,
+      cursorOf,
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/banking/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "pagination_loop" });
+  });
+
+  it("refuses a link to another origin or another path (the bearer token stays home)", async () => {
+    for (const next of ["https://evil.test/v1/banking/accounts?page[after]=x", "/v1/accounts?offset=1"]) {
+      const server = scriptedFetch(() => json({ accounts: [1], links: { next } }));
+      const failure = await testSdk(server.fetch)
+        .paginate("/v1/banking/accounts")
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(failure).toMatchObject({ code: "invalid_response" });
+      expect(server.dataCalls()).toHaveLength(1);
+    }
+  });
+});
+
+describe("single pages and bare arrays", () => {
+  it("yields a bare array (institutions) and fills in client_id", async () => {
+    const server = scriptedFetch(() => json([{ id: "inst_1" }, { id: "inst_2" }]));
+    const items = await testSdk(server.fetch).paginate("/v1/institutions").toArray();
+    expect(items).toEqual([{ id: "inst_1" }, { id: "inst_2" }]);
+    expect(server.dataCalls()[0]?.url.searchParams.get("client_id")).toBe("client_test");
+  });
+
+  it("keeps a client_id given by the caller", async () => {
+    const server = scriptedFetch(() => json([]));
+    await testSdk(server.fetch)
+      .paginate("/v1/institutions", { params: { query: { client_id: "other" } } })
+      .toArray();
+    expect(server.dataCalls()[0]?.url.searchParams.getAll("client_id")).toEqual(["other"]);
+  });
+
+  it("reads one page of a style-none list and ignores any link", async () => {
+    const server = scriptedFetch(() =>
+      json({ data: [{ end_user_id: "eu_1" }], links: { next: "/v1/identity?x=1" } }),
+    );
+    expect(await testSdk(server.fetch).paginate("/v1/identity").toArray()).toHaveLength(1);
+    expect(server.dataCalls()).toHaveLength(1);
+  });
+});
+
+describe("limits and pages", () => {
+  const endless = () => {
+    let n = 0;
+    return scriptedFetch(() => {
+      n++;
+      return json({ data: [n * 10, n * 10 + 1], links: { next: `/v1/accounts?offset=${n * 2}` } });
+    });
+  };
+
+  it("stops after maxItems, cutting the last page", async () => {
+    const server = endless();
+    expect(await testSdk(server.fetch).paginate("/v1/accounts", {}, { maxItems: 3 }).toArray()).toEqual([
+      10, 11, 20,
+    ]);
+    expect(server.dataCalls()).toHaveLength(2);
+  });
+
+  it("stops after maxPages and iterates whole pages", async () => {
+    const server = endless();
+    const pages = [];
+    for await (const page of testSdk(server.fetch).paginate("/v1/accounts", {}, { maxPages: 3 }).pages()) {
+      pages.push({ index: page.index, items: page.items, status: page.response.status });
+    }
+    expect(pages).toEqual([
+      { index: 0, items: [10, 11], status: 200 },
+      { index: 1, items: [20, 21], status: 200 },
+      { index: 2, items: [30, 31], status: 200 },
+    ]);
+  });
+
+  it("refuses a path that is not a list operation", () => {
+    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+    expect(() => sdk.paginate("/v1/token")).toThrow(/not a list operation/);
+  });
+});
+
+describe("failures while paging", () => {
+  it("throws CdasApiError for a non-2xx page", async () => {
+    const server = scriptedFetch(() =>
+      json({ id: "e9", name: "bad_request", message: "end_user_id is required" }, { status: 400 }),
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/banking/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isCdasApiError(failure)).toBe(true);
+    expect(failure).toMatchObject({
+      status: 400,
+      id: "e9",
+      name: "bad_request",
+      message: "end_user_id is required",
+    });
+  });
+
+  it.each([
+    [
+      "a body that is not JSON",
+      () => new Response("<html>oops</html>", { headers: { "content-type": "text/html" } }),
+    ],
+    [
+      "a truncated body",
+      () => new Response('{"data": [1, 2', { headers: { "content-type": "application/json" } }),
+    ],
+    ["a body of the wrong shape", () => json({ items: [] })],
+    ["a links.next that is not a string", () => json({ data: [1], links: { next: 42 } })],
+  ])("throws invalid_response for %s", async (_kind, answer) => {
+    const failure = await testSdk(scriptedFetch(answer).fetch)
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isCdasError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "invalid_response" });
+  });
+});

@@ -1,0 +1,235 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { isCdasError } from "../src/errors.js";
+import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Answers with the given responses in turn, then 200. */
+function sequence(...answers: (() => Response)[]) {
+  return () => (answers.shift() ?? (() => json({ data: ["done"] })))();
+}
+
+describe("retries", () => {
+  it.each([429, 502, 503, 504])("retries a read answered %i", async (status) => {
+    const server = scriptedFetch(sequence(() => json({}, { status })));
+    const { data } = await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
+    expect(data).toEqual({ data: ["done"] });
+    expect(server.dataCalls()).toHaveLength(2);
+  });
+
+  it("retries an error body with temporary: true and not one with temporary: false", async () => {
+    const temporary = {
+      id: "e",
+      name: "busy",
+      message: "try later",
+      fault: true,
+      temporary: true,
+      timeout: false,
+    };
+    const server = scriptedFetch(sequence(() => json(temporary, { status: 500 })));
+    const { data } = await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
+    expect(data).toEqual({ data: ["done"] });
+
+    const permanent = { ...temporary, temporary: false };
+    const second = scriptedFetch(sequence(() => json(permanent, { status: 500 })));
+    const { error, response } = await untyped(testSdk(second.fetch).client).GET("/v1/accounts", {});
+    expect(response.status).toBe(500);
+    expect(error).toEqual(permanent);
+    expect(second.dataCalls()).toHaveLength(1);
+  });
+
+  it("does not retry a POST other than the token call", async () => {
+    const server = scriptedFetch(sequence(() => json({}, { status: 503 })));
+    const { response } = await untyped(testSdk(server.fetch).client).POST("/v1/auth/session", { body: {} });
+    expect(response.status).toBe(503);
+    expect(server.dataCalls()).toHaveLength(1);
+  });
+
+  it("retries the token call", async () => {
+    let refusals = 2;
+    const server = scriptedFetch(
+      () => json({ data: [] }),
+      () => (refusals-- > 0 ? json({}, { status: 503 }) : json({ token: "late", expires_in: 60 })),
+    );
+    const { data } = await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
+    expect(data).toEqual({ data: [] });
+    expect(server.tokenCalls()).toHaveLength(3);
+  });
+
+  it("gives up after maxRetries and returns the last answer", async () => {
+    const server = scriptedFetch(() => json({ name: "busy" }, { status: 503 }));
+    const { error, response } = await untyped(testSdk(server.fetch, { maxRetries: 3 }).client).GET(
+      "/v1/accounts",
+      {},
+    );
+    expect(response.status).toBe(503);
+    expect(error).toEqual({ name: "busy" });
+    expect(server.dataCalls()).toHaveLength(4);
+  });
+
+  it("retries network failures of reads, then throws a network CdasError", async () => {
+    const server = scriptedFetch(() => {
+      throw new TypeError("fetch failed");
+    });
+    const failure = await untyped(testSdk(server.fetch, { maxRetries: 2 }).client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(isCdasError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "network" });
+    expect(server.dataCalls()).toHaveLength(3);
+  });
+
+  it("waits Retry-After seconds before retrying", async () => {
+    vi.useFakeTimers();
+    const server = scriptedFetch(sequence(() => json({}, { status: 429, headers: { "retry-after": "2" } })));
+    const pending = untyped(testSdk(server.fetch, { maxRetryDelayMs: 60_000 }).client).GET(
+      "/v1/accounts",
+      {},
+    );
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(server.dataCalls()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.dataCalls()).toHaveLength(2);
+    expect((await pending).data).toEqual({ data: ["done"] });
+  });
+
+  it("waits until a Retry-After HTTP date", async () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
+    const retryAt = new Date("2026-01-01T00:00:05Z").toUTCString();
+    const server = scriptedFetch(
+      sequence(() => json({}, { status: 503, headers: { "retry-after": retryAt } })),
+    );
+    const pending = untyped(testSdk(server.fetch, { maxRetryDelayMs: 60_000 }).client).GET(
+      "/v1/accounts",
+      {},
+    );
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(server.dataCalls()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.dataCalls()).toHaveLength(2);
+    await pending;
+  });
+
+  it("caps Retry-After at maxRetryDelayMs", async () => {
+    vi.useFakeTimers();
+    const server = scriptedFetch(
+      sequence(() => json({}, { status: 503, headers: { "retry-after": "3600" } })),
+    );
+    const pending = untyped(testSdk(server.fetch, { maxRetryDelayMs: 5_000 }).client).GET("/v1/accounts", {});
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(server.dataCalls()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.dataCalls()).toHaveLength(2);
+    await pending;
+  });
+});
+
+describe("timeouts", () => {
+  it("fails an attempt whose answer never comes with a timeout CdasError, then retries it", async () => {
+    let hangs = 1;
+    const server = scriptedFetch(() => (hangs-- > 0 ? new Promise<Response>(() => {}) : json({ data: [] })));
+    const { data } = await untyped(testSdk(server.fetch, { timeoutMs: 20 }).client).GET("/v1/accounts", {});
+    expect(data).toEqual({ data: [] });
+    expect(server.dataCalls()).toHaveLength(2);
+  });
+
+  it("throws a timeout CdasError when every attempt hangs", async () => {
+    const server = scriptedFetch(() => new Promise<Response>(() => {}));
+    const failure = await untyped(testSdk(server.fetch, { timeoutMs: 20, maxRetries: 1 }).client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "timeout" });
+    expect(server.dataCalls()).toHaveLength(2);
+  });
+
+  it("aborts the signal given to the custom fetch when the attempt times out", async () => {
+    const server = scriptedFetch(() => new Promise<Response>(() => {}));
+    await untyped(testSdk(server.fetch, { timeoutMs: 20, maxRetries: 0 }).client)
+      .GET("/v1/accounts", {})
+      .catch(() => {});
+    const signal = server.dataCalls()[0]?.signal;
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toMatchObject({ code: "timeout" });
+  });
+
+  it("covers a body that stops arriving", async () => {
+    const stalled = () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"data": ['));
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const server = scriptedFetch(stalled);
+    const failure = await untyped(testSdk(server.fetch, { timeoutMs: 20, maxRetries: 0 }).client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "timeout" });
+  });
+});
+
+describe("cancellation", () => {
+  it("rejects with the caller's reason while the answer is awaited", async () => {
+    const server = scriptedFetch(() => new Promise<Response>(() => {}));
+    const controller = new AbortController();
+    const pending = untyped(testSdk(server.fetch).client).GET("/v1/accounts", { signal: controller.signal });
+    await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(1));
+    controller.abort(new Error("user left"));
+    await expect(pending).rejects.toThrow("user left");
+    expect(server.dataCalls()[0]?.signal?.aborted).toBe(true);
+  });
+
+  it("rejects during the wait between retries and sends nothing more", async () => {
+    const server = scriptedFetch(() => json({}, { status: 503, headers: { "retry-after": "10" } }));
+    const controller = new AbortController();
+    const pending = untyped(testSdk(server.fetch, { maxRetryDelayMs: 60_000 }).client).GET("/v1/accounts", {
+      signal: controller.signal,
+    });
+    await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(1));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    expect(server.dataCalls()).toHaveLength(1);
+  });
+
+  it("rejects while waiting for the token; a signal already aborted sends nothing", async () => {
+    const server = scriptedFetch(
+      () => json({ data: [] }),
+      () => new Promise<Response>(() => {}),
+    );
+    const client = untyped(testSdk(server.fetch).client);
+    const controller = new AbortController();
+    const pending = client.GET("/v1/accounts", { signal: controller.signal });
+    await vi.waitFor(() => expect(server.tokenCalls()).toHaveLength(1));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    await expect(client.GET("/v1/accounts", { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    expect(server.dataCalls()).toHaveLength(0);
+  });
+
+  it("stops a pagination mid-walk", async () => {
+    const controller = new AbortController();
+    let page = 0;
+    const server = scriptedFetch(() => {
+      page++;
+      if (page === 2) controller.abort();
+      return json({ data: [page], links: { next: `/v1/accounts?offset=${page}` } });
+    });
+    const seen: unknown[] = [];
+    const failure = await (async () => {
+      for await (const item of testSdk(server.fetch).paginate("/v1/accounts", {
+        signal: controller.signal,
+      })) {
+        seen.push(item);
+      }
+    })().catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: "AbortError" });
+    expect(seen).toEqual([1]);
+  });
+});
