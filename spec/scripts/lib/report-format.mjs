@@ -138,6 +138,7 @@ export function siteHeader({ versions, current, prefix = "" }) {
   const items = [
     link("index.html", "All versions", current === "index"),
     ...versions.map((v) => link(`${v}.html`, `${v} reference`, current === v)),
+    link("index.html#changes", "Change reports", current === "changes"),
   ];
   return `<header class="site" data-testid="site-nav"><strong>CDAS API</strong>${items.join("")}</header>`;
 }

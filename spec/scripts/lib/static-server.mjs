@@ -1,0 +1,53 @@
+// A small static file server for the docs site, bound to loopback (node:http, no dependencies).
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+
+const CONTENT_TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".yaml": "application/yaml; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** Serves the files under `root`; a folder serves its index.html. Paths outside `root` are refused. */
+export function createStaticServer(root) {
+  const base = path.resolve(root);
+  return createServer((request, response) => {
+    const { pathname } = new URL(request.url ?? "/", "http://localhost");
+    let file = path.resolve(base, `.${decodeURIComponent(pathname)}`);
+    if (file !== base && !file.startsWith(`${base}${path.sep}`)) {
+      response.writeHead(403).end("Forbidden");
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
+    if (!existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
+      return;
+    }
+    const type = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
+    response.writeHead(200, { "content-type": type, "cache-control": "no-cache" });
+    if (request.method === "HEAD") response.end();
+    else createReadStream(file).pipe(response);
+  });
+}
+
+/** Starts the server on `host:port` (port 0 picks a free one); resolves to its address and a closer. */
+export function startStaticServer({ root, host = "127.0.0.1", port = 0 }) {
+  const server = createStaticServer(root);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${shownHost}:${address.port}/`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
