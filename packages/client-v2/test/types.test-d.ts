@@ -1,0 +1,87 @@
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type AccountList,
+  type BankingAccount,
+  type CommonIdentityResponse,
+  type ConsentList,
+  createClient,
+  type Fee,
+  pagination,
+  type RateTier,
+} from "../src/index.js";
+
+const client = createClient({ baseUrl: "https://api.example.com" });
+type Feature = NonNullable<BankingAccount["features"]>[number];
+
+describe("what version 2 looks like", () => {
+  it("rate tier bounds are strings (numbers in v1)", () => {
+    expectTypeOf<NonNullable<RateTier["minimum_value"]>>().toEqualTypeOf<string>();
+    expectTypeOf<NonNullable<RateTier["maximum_value"]>>().toEqualTypeOf<string>();
+  });
+
+  it("fees are nested by method: fee_method_u_type with fixed_amount or rate_based (flat in v1)", () => {
+    expectTypeOf<NonNullable<Fee["fee_method_u_type"]>>().toEqualTypeOf<"fixedAmount" | "rateBased">();
+    expectTypeOf<NonNullable<NonNullable<Fee["fixed_amount"]>["amount"]>>().toEqualTypeOf<string>();
+    expectTypeOf<Fee>().toHaveProperty("rate_based");
+    expectTypeOf<Fee>().not.toHaveProperty("amount");
+    expectTypeOf<Fee>().not.toHaveProperty("balance_rate");
+  });
+
+  it("account feature is_activated is a string (a boolean in v1)", () => {
+    expectTypeOf<NonNullable<Feature["is_activated"]>>().toExtend<string>();
+    expectTypeOf<NonNullable<Feature["is_activated"]>>().not.toExtend<boolean>();
+  });
+
+  it("common identity has no customer any more, identities unchanged", () => {
+    expectTypeOf<CommonIdentityResponse>().not.toHaveProperty("customer");
+    expectTypeOf<CommonIdentityResponse>().toHaveProperty("identities");
+  });
+
+  it("the consent list is still a bare array with snake_case fields, not paged", async () => {
+    const { data } = await client.GET("/v1/consent");
+    expectTypeOf(data).toEqualTypeOf<ConsentList | undefined>();
+    expectTypeOf<ConsentList>().toBeArray();
+    expectTypeOf<ConsentList[number]>().toHaveProperty("arrangement_id");
+    expectTypeOf<ConsentList[number]>().not.toHaveProperty("arrangementId");
+    expectTypeOf(pagination["/v1/consent"]).toEqualTypeOf<{ readonly style: "none"; readonly items: "" }>();
+  });
+});
+
+describe("what every version rejects", () => {
+  it("a known path with its required query parameter is accepted and typed", async () => {
+    const { data } = await client.GET("/v1/accounts", { params: { query: { end_user_id: "eu_2f9c81d4" } } });
+    expectTypeOf(data).toEqualTypeOf<AccountList | undefined>();
+  });
+
+  it("an unknown path is a type error", () => {
+    // @ts-expect-error the path does not exist
+    client.GET("/v1/accounts-v2", { params: { query: { end_user_id: "eu_2f9c81d4" } } });
+    // @ts-expect-error the token path takes POST, not GET
+    client.GET("/v1/token");
+  });
+
+  it("a missing required query parameter is a type error", () => {
+    // @ts-expect-error end_user_id is required
+    client.GET("/v1/accounts", { params: { query: { limit: 10 } } });
+    // @ts-expect-error the params are required at all
+    client.GET("/v1/accounts");
+  });
+
+  it("a wrong body is a type error", () => {
+    client.POST("/v1/token", { body: { client_id: "id", client_secret: "secret" } });
+    // @ts-expect-error client_secret is missing
+    client.POST("/v1/token", { body: { client_id: "id" } });
+    // @ts-expect-error client_secret is a string
+    client.POST("/v1/token", { body: { client_id: "id", client_secret: 42 } });
+  });
+
+  it("cursor paging parameters are typed by their bracketed names", () => {
+    client.GET("/v1/banking/accounts", {
+      params: { query: { end_user_id: "eu_2f9c81d4", "page[size]": 100, "page[after]": "abc" } },
+    });
+    client.GET("/v1/banking/accounts", {
+      // @ts-expect-error page[size] is a number
+      params: { query: { end_user_id: "eu_2f9c81d4", "page[size]": "100" } },
+    });
+  });
+});
