@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isCdasApiError } from "../src/errors.js";
-import { CLIENT_ID, json, SECRET, scriptedFetch, testSdk, tokenResponse, untyped } from "./helpers.js";
+import {
+  CLIENT_ID,
+  json,
+  SECRET,
+  SECRET_MARK,
+  scriptedFetch,
+  testSdk,
+  tokenResponse,
+  untyped,
+} from "./helpers.js";
 
 const ok = () => json({ data: [] });
 
@@ -131,6 +140,6 @@ describe("token exchange", () => {
     expect(isCdasApiError(failure)).toBe(true);
     expect(failure).toMatchObject({ status: 401, name: "unauthorized" });
     expect((failure as Error).message).toContain("[redacted]");
-    expect((failure as Error).message).not.toContain(SECRET);
+    expect((failure as Error).message).not.toContain(SECRET_MARK);
   });
 });

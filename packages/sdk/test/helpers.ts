@@ -4,6 +4,8 @@ import { buildSdk, type SdkOptions } from "../src/core.js";
 import type { PaginationSpec } from "../src/paginate.js";
 
 export const SECRET = 's3cr3t-"quoted"/&+value';
+/** A fragment of the secret that survives any escaping: finding it anywhere is a leak. */
+export const SECRET_MARK = "s3cr3t";
 export const CLIENT_ID = "client_test";
 
 export interface RecordedRequest {
