@@ -89,7 +89,7 @@ function matchArrayElement(doc, array, mergedElement, index) {
  * that document (inside a component when the path crosses a $ref) and the node there, or undefined
  * when the document has no such node (the missing tail is appended as is).
  */
-function locate(doc, merged, path) {
+export function locate(doc, merged, path) {
   const walk = (node, pointer, mergedNode, rest) => {
     if (rest.length === 0) return { pointer, node, found: true, depth: 0 };
     const resolved = deref(doc, node, pointer);
@@ -418,7 +418,8 @@ function describe(diff, context, pointerTokens) {
 export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "after" } = {}) {
   const before = normalizeVersionPin(beforeDoc);
   const after = normalizeVersionPin(afterDoc);
-  const { diffs, merged } = apiCompare(before.doc, after.doc);
+  // api-smart-diff rewrites the documents it is given (allOf merges, empty arrays): give it copies.
+  const { diffs, merged } = apiCompare(structuredClone(before.doc), structuredClone(after.doc));
   const usageBefore = componentUsage(before.doc);
   const usageAfter = componentUsage(after.doc);
 
