@@ -22,6 +22,7 @@ const headerLine = (what) =>
 
 generateSchema();
 generatePagination();
+generateApiVersion();
 
 function generateSchema() {
   const cli = join(
@@ -80,4 +81,15 @@ function generatePagination() {
   console.info(
     `pagination: ${entries.length} list operations -> ${relative(packageDir, client.generatedDir)}/pagination.ts`,
   );
+}
+
+function generateApiVersion() {
+  const text = [
+    headerLine("the API name in redocly.yaml"),
+    "",
+    "/** The API version these types describe, sent as `X-Platform-Version`. */",
+    `export const apiVersion = ${JSON.stringify(client.version)} as const;`,
+    "",
+  ].join("\n");
+  writeFileSync(join(client.generatedDir, "api-version.ts"), text);
 }

@@ -84,6 +84,32 @@ export function describeEveryOperation({ packageDir, createClient, pagination }:
       expect(result.data).toEqual(response.data);
     });
 
+    const withError = operations.filter((operation) => errorResponse(bundle, operation) !== undefined);
+    it.each(withError)("$method $path returns its documented error body as error", async (operation) => {
+      const request = buildRequest(bundle, operation, version);
+      const documented = errorResponse(bundle, operation)!;
+      server.respondWith(documented.canned);
+      const result = await call(operation.method, operation.path, request.init);
+      expect(result.response.status).toBe(documented.canned.status);
+      expect(result.data).toBeUndefined();
+      expect(result.error).toEqual(documented.body);
+    });
+
+    it("sends X-Platform-Version with the package's version unless the headers remove it", async () => {
+      const operation = operations.find((candidate) => candidate.method === "get")!;
+      const { init } = buildRequest(bundle, operation, version);
+      const params = init.params as Record<string, unknown>;
+      const withoutHeaderParams = { ...init, params: { ...params, header: {} } };
+      server.respondWith(successResponse(bundle, operation).canned);
+
+      await call(operation.method, operation.path, withoutHeaderParams);
+      expect(server.requests.at(-1)!.headers["x-platform-version"]).toBe(version);
+
+      const client = createClient({ baseUrl: server.baseUrl, headers: { "X-Platform-Version": null } });
+      await (client as Record<string, CallMethod>).GET!(operation.path, withoutHeaderParams);
+      expect(server.requests.at(-1)!.headers).not.toHaveProperty("x-platform-version");
+    });
+
     const cursorPaged = operations.filter((operation) => hasQuery(operation, "page[size]", "page[after]"));
     it.each(cursorPaged)(
       "$method $path sends cursor paging as page[size]=100&page[after]=abc",
@@ -211,6 +237,24 @@ function successResponse(bundle: Bundle, operation: BundleOperation) {
     canned: { status: Number(status), contentType: "application/json", body: JSON.stringify(data) },
     data,
   };
+}
+
+/** The operation's first documented 4xx or 5xx response with a body, sent with its own media type. */
+function errorResponse(bundle: Bundle, operation: BundleOperation) {
+  const responses = (operation.operation.responses ?? {}) as Record<string, unknown>;
+  for (const status of Object.keys(responses)
+    .filter((code) => /^[45]\d\d$/.test(code))
+    .sort()) {
+    const content = (resolveRef<SchemaObject>(bundle, responses[status]).content ?? {}) as Record<
+      string,
+      SchemaObject
+    >;
+    const [mediaType, media] = Object.entries(content)[0] ?? [];
+    if (!mediaType || !media) continue;
+    const body = sampleMedia(bundle, media);
+    return { canned: { status: Number(status), contentType: mediaType, body: JSON.stringify(body) }, body };
+  }
+  return undefined;
 }
 
 function jsonMedia(content: unknown): SchemaObject | undefined {

@@ -9,11 +9,13 @@ import { build } from "esbuild";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readClientConfig } from "../lib/bundle.mjs";
 
 /** Budget for dist/index.js plus openapi-fetch, minified and gzipped; a regression guard, not a timing. */
 const RUNTIME_GZIP_BUDGET_BYTES = 8 * 1024;
 
 export function describePackageChecks(packageDir: string): void {
+  const { version } = readClientConfig(packageDir);
   describe("published package", () => {
     let packDir: string;
     let tarball: Uint8Array;
@@ -49,7 +51,7 @@ export function describePackageChecks(packageDir: string): void {
       const script = `
         const esm = await import("./dist/index.js");
         const cjs = (await import("node:module")).createRequire(import.meta.url)("./dist/index.cjs");
-        const describe = (m) => ({ exports: Object.keys(m).sort(), createClient: typeof m.createClient,
+        const describe = (m) => ({ exports: Object.keys(m).sort(), apiVersion: m.apiVersion, createClient: typeof m.createClient,
           pagination: m.pagination, get: typeof m.createClient({ baseUrl: "https://127.0.0.1" }).GET });
         console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs) }));`;
       const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
@@ -57,8 +59,8 @@ export function describePackageChecks(packageDir: string): void {
         encoding: "utf8",
       });
       const { esm, cjs } = JSON.parse(output);
-      expect(esm.exports).toEqual(["createClient", "pagination"]);
-      expect(esm).toMatchObject({ createClient: "function", get: "function" });
+      expect(esm.exports).toEqual(["apiVersion", "createClient", "pagination"]);
+      expect(esm).toMatchObject({ apiVersion: version, createClient: "function", get: "function" });
       expect(Object.keys(esm.pagination).length).toBeGreaterThan(0);
       expect(cjs).toEqual(esm);
     });
