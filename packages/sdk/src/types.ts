@@ -49,13 +49,15 @@ export type ListItem<V extends Version, P extends ListPath<V>> =
       ? ElementOf<ListBody<V, P>[ItemsKey<V, P>]>
       : never;
 
+type GetInit<PathItem> = PathItem extends { get: unknown } ? MaybeOptionalInit<PathItem, "get"> : never;
+
 type QueryOf<Operation> = Operation extends { parameters: { query?: infer Query } }
   ? NonNullable<Query>
   : never;
 
 /** The institutions list gets `client_id` filled in by the SDK, so paginate makes it optional. */
 type InstitutionsInit<V extends Version, P extends ListPath<V>> = Omit<
-  NonNullable<MaybeOptionalInit<PathsOf<V>[P], "get">>,
+  NonNullable<GetInit<PathsOf<V>[P]>>,
   "params"
 > & {
   params?: { query?: Omit<QueryOf<GetOperation<V, P>>, "client_id"> & { client_id?: string } };
@@ -64,7 +66,7 @@ type InstitutionsInit<V extends Version, P extends ListPath<V>> = Omit<
 /** The init of `client.GET(path, init)` for a list path. */
 export type ListInit<V extends Version, P extends ListPath<V>> = P extends "/v1/institutions"
   ? InstitutionsInit<V, P> | undefined
-  : MaybeOptionalInit<PathsOf<V>[P], "get">;
+  : GetInit<PathsOf<V>[P]>;
 
 export type PaginateArgs<V extends Version, P extends ListPath<V>> =
   undefined extends ListInit<V, P>

@@ -146,7 +146,9 @@ const scenario = fc.record({
   concurrent: fc.integer({ min: 1, max: 3 }),
 });
 
-function hostileServer({ path, tokens, pages }: fc.RecordValue<typeof scenario.constraints>) {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function hostileServer({ path, tokens, pages }: Scenario) {
   const tokenScript = [...tokens];
   const pageScript = [...pages];
   let page = 0;

@@ -1,0 +1,95 @@
+/** Type tests: the chosen version decides the client, the list paths and the item types. */
+import type * as V1 from "@cdas/client-v1";
+import type * as V2 from "@cdas/client-v2";
+import type * as V3 from "@cdas/client-v3";
+import { describe, expectTypeOf, it } from "vitest";
+import { createSdk, type Page } from "../src/index.js";
+
+const credentials = { baseUrl: "https://api.example.com", clientId: "id", clientSecret: "secret" };
+const v1 = createSdk({ version: "v1", ...credentials });
+const v2 = createSdk({ version: "v2", ...credentials });
+const v3 = createSdk({ version: "v3", ...credentials });
+const query = { params: { query: { end_user_id: "eu_1" } } };
+
+describe("sdk.client", () => {
+  it("is typed exactly like createClient of the version's package", () => {
+    expectTypeOf(v1.client).toEqualTypeOf<ReturnType<typeof V1.createClient>>();
+    expectTypeOf(v2.client).toEqualTypeOf<ReturnType<typeof V2.createClient>>();
+    expectTypeOf(v3.client).toEqualTypeOf<ReturnType<typeof V3.createClient>>();
+  });
+
+  it("returns the version's response types", async () => {
+    const { data } = await v2.client.GET("/v1/banking/accounts", query);
+    expectTypeOf(data).toEqualTypeOf<V2.BankingAccountList | undefined>();
+    // @ts-expect-error an unknown path
+    v2.client.GET("/v1/nope");
+  });
+
+  it("needs a known version", () => {
+    // @ts-expect-error there is no v4
+    createSdk({ version: "v4", ...credentials });
+    // @ts-expect-error version is required
+    createSdk({ ...credentials });
+  });
+});
+
+describe("sdk.paginate", () => {
+  it("yields the item type of the version", () => {
+    expectTypeOf(v1.paginate("/v1/banking/accounts", query)).toMatchTypeOf<
+      AsyncIterable<V1.BankingAccount>
+    >();
+    expectTypeOf(v2.paginate("/v1/banking/accounts", query)).toMatchTypeOf<
+      AsyncIterable<V2.BankingAccount>
+    >();
+    expectTypeOf(v1.paginate("/v1/transactions", query)).toMatchTypeOf<AsyncIterable<V1.Transaction>>();
+    expectTypeOf(
+      v2.paginate("/v1/banking/products", { params: { query: { institution_id: "inst_1" } } }),
+    ).toMatchTypeOf<AsyncIterable<V2.BankingProduct>>();
+  });
+
+  it("differs between versions where the documents differ", async () => {
+    for await (const account of v1.paginate("/v1/banking/accounts", query)) {
+      type Activated = NonNullable<NonNullable<typeof account.features>[number]["is_activated"]>;
+      expectTypeOf<Activated>().toEqualTypeOf<boolean>();
+    }
+    for await (const account of v2.paginate("/v1/banking/accounts", query)) {
+      type Activated = NonNullable<NonNullable<typeof account.features>[number]["is_activated"]>;
+      expectTypeOf<Activated>().toEqualTypeOf<V2.BankingAccountFeature["is_activated"] & {}>();
+      expectTypeOf<Activated>().not.toEqualTypeOf<boolean>();
+    }
+  });
+
+  it("walks bare arrays in v1 and v3 envelopes", () => {
+    expectTypeOf(v1.paginate("/v1/consent")).toMatchTypeOf<AsyncIterable<V1.ConsentList[number]>>();
+    expectTypeOf(v3.paginate("/v1/consent")).toMatchTypeOf<AsyncIterable<V3.Consent>>();
+    expectTypeOf(v3.paginate("/v1/end-users")).toMatchTypeOf<AsyncIterable<V3.EndUser>>();
+    expectTypeOf(v1.paginate("/v1/institutions")).toMatchTypeOf<AsyncIterable<V1.Institution>>();
+  });
+
+  it("iterates whole pages with the body type", () => {
+    expectTypeOf(v3.paginate("/v1/end-users").pages()).toEqualTypeOf<
+      AsyncIterable<Page<V3.EndUser, V3.EndUserList>>
+    >();
+    expectTypeOf(v1.paginate("/v1/accounts", query).toArray()).toEqualTypeOf<Promise<V1.Account[]>>();
+  });
+
+  it("accepts only the version's list operations and their parameters", () => {
+    // @ts-expect-error the token call is not a list
+    v1.paginate("/v1/token");
+    // @ts-expect-error a single product is not a list
+    v2.paginate("/v1/banking/products/{product_id}", { params: { path: { product_id: "p" } } });
+    // @ts-expect-error end_user_id is required
+    v1.paginate("/v1/accounts");
+    // @ts-expect-error end_user_id is required
+    v1.paginate("/v1/accounts", { params: { query: {} } });
+    // @ts-expect-error limit is a number
+    v1.paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1", limit: "ten" } } });
+    v1.paginate("/v1/accounts", query, { maxItems: 10, maxPages: 2, pageSize: 100 });
+  });
+
+  it("fills client_id of the institutions list, so paginate makes it optional", () => {
+    v1.paginate("/v1/institutions", { params: { query: { industry: "energy" } } });
+    // @ts-expect-error industry is banking or energy
+    v1.paginate("/v1/institutions", { params: { query: { industry: "water" } } });
+  });
+});
