@@ -1,0 +1,276 @@
+/**
+ * Loads the OpenAPI bundles of @cdas/spec and indexes their operations: parameters, request body,
+ * security, paging (`x-cdas-pagination`) and documented error responses. Ajv validators for each
+ * operation's parameters and body are compiled once, here, at start.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
+export type JsonObject = Record<string, unknown>;
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+export interface ParameterInfo {
+  name: string;
+  in: "query" | "path" | "header" | "cookie";
+  required: boolean;
+  schema: JsonObject;
+}
+
+export interface ErrorResponseInfo {
+  mediaType: string;
+  /** Whether the documented schema is the extended shape (`fault`, `temporary`, `timeout`). */
+  extended: boolean;
+}
+
+export interface Pagination {
+  style: "offset" | "cursor" | "none";
+  items: string;
+}
+
+export interface OperationInfo {
+  version: string;
+  method: string;
+  /** The path template as in the bundle, e.g. `/v1/banking/products/{product_id}`. */
+  path: string;
+  operationId: string;
+  parameters: ParameterInfo[];
+  /** null when the operation needs no credentials; otherwise whether anonymous calls are also allowed and the scopes needed. */
+  security: { optional: boolean; scopes: string[] } | null;
+  pagination: Pagination | null;
+  /** Whether the success body has a `links` member (paged envelopes). */
+  successHasLinks: boolean;
+  hasBody: boolean;
+  bodyRequired: boolean;
+  /** Documented error statuses ("400", "4XX", "default", ...) with their media type and shape. */
+  errors: Map<string, ErrorResponseInfo>;
+  validateQuery: ValidateFunction;
+  validatePath: ValidateFunction;
+  validateHeaders: ValidateFunction;
+  validateBody: ValidateFunction | null;
+  /** Default values of parameters, by name. */
+  defaults: Map<string, unknown>;
+}
+
+export interface VersionBundle {
+  version: string;
+  document: JsonObject;
+  /** key: `${METHOD} ${path}` */
+  operations: Map<string, OperationInfo>;
+}
+
+/** Reads `@cdas/spec/<version>.json`. */
+export function loadBundleDocument(version: string): JsonObject {
+  const require = createRequire(import.meta.url);
+  const file = require.resolve(`@cdas/spec/${version}.json`);
+  return JSON.parse(readFileSync(file, "utf8")) as JsonObject;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Follows a local `$ref` chain inside the document; returns the target node and its pointer. */
+export function resolveLocal(document: JsonObject, node: unknown, pointer: string): { node: JsonObject; pointer: string } {
+  let current = node as JsonObject;
+  let currentPointer = pointer;
+  for (let hops = 0; hops < 20 && current && typeof current.$ref === "string"; hops++) {
+    const ref = current.$ref as string;
+    if (!ref.startsWith("#/")) throw new Error(`Only local $refs are supported in bundles (found ${ref})`);
+    currentPointer = ref.slice(1);
+    current = getPointer(document, currentPointer) as JsonObject;
+  }
+  return { node: current, pointer: currentPointer };
+}
+
+export function getPointer(document: JsonObject, pointer: string): unknown {
+  let node: unknown = document;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = (node as JsonObject | undefined)?.[key];
+  }
+  return node;
+}
+
+/** A new Ajv instance with the formats and OpenAPI vocabulary the bundles use. */
+export function createAjv(options: { coerceTypes: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: false,
+    coerceTypes: options.coerceTypes,
+    validateSchema: false,
+    logger: false,
+    discriminator: false,
+  });
+  addFormats(ajv);
+  for (const name of ["int32", "int64", "float", "double", "byte", "binary", "password"]) ajv.addFormat(name, true);
+  return ajv;
+}
+
+function isExtendedShape(document: JsonObject, schema: unknown, pointer: string): boolean {
+  if (!schema) return false;
+  const { node } = resolveLocal(document, schema, pointer);
+  const properties = node.properties as JsonObject | undefined;
+  if (properties && "fault" in properties) return true;
+  for (const key of ["allOf", "oneOf", "anyOf"]) {
+    const parts = node[key] as unknown[] | undefined;
+    if (parts?.some((part, i) => isExtendedShape(document, part, `${pointer}/${key}/${i}`))) return true;
+  }
+  return false;
+}
+
+/** Indexes one bundle and compiles its validators. */
+export function indexBundle(version: string, document: JsonObject): VersionBundle {
+  const schemaId = `cdas-${version}`;
+  const paramAjv = createAjv({ coerceTypes: true });
+  const bodyAjv = createAjv({ coerceTypes: false });
+  paramAjv.addSchema(document, schemaId);
+  bodyAjv.addSchema(document, schemaId);
+  const ref = (pointer: string) => ({ $ref: `${schemaId}#${pointer}` });
+
+  const operations = new Map<string, OperationInfo>();
+  const globalSecurity = document.security as JsonObject[] | undefined;
+  const paths = (document.paths ?? {}) as JsonObject;
+  for (const [path, rawPathItem] of Object.entries(paths)) {
+    const pathPointer = `/paths/${escapePointer(path)}`;
+    const { node: pathItem, pointer: pathItemPointer } = resolveLocal(document, rawPathItem, pathPointer);
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method] as JsonObject | undefined;
+      if (!operation) continue;
+      const opPointer = `${pathItemPointer}/${method}`;
+
+      const parameters: ParameterInfo[] = [];
+      const schemaPointers = new Map<string, string>();
+      const rawParams = [
+        ...((pathItem.parameters as unknown[]) ?? []).map((p, i) => [p, `${pathItemPointer}/parameters/${i}`] as const),
+        ...((operation.parameters as unknown[]) ?? []).map((p, i) => [p, `${opPointer}/parameters/${i}`] as const),
+      ];
+      for (const [raw, pointer] of rawParams) {
+        const { node, pointer: resolvedPointer } = resolveLocal(document, raw, pointer);
+        const info: ParameterInfo = {
+          name: node.name as string,
+          in: node.in as ParameterInfo["in"],
+          required: node.required === true,
+          schema: (node.schema as JsonObject) ?? {},
+        };
+        const existing = parameters.findIndex((p) => p.name === info.name && p.in === info.in);
+        if (existing >= 0) parameters.splice(existing, 1);
+        parameters.push(info);
+        schemaPointers.set(`${info.in}:${info.name}`, `${resolvedPointer}/schema`);
+      }
+
+      const objectSchema = (location: string, closed: boolean, caseInsensitive = false) => {
+        const selected = parameters.filter(
+          (p) => p.in === location && !(location === "header" && p.name.toLowerCase() === "x-platform-version"),
+        );
+        const key = (name: string) => (caseInsensitive ? name.toLowerCase() : name);
+        return {
+          type: "object",
+          properties: Object.fromEntries(selected.map((p) => [key(p.name), ref(schemaPointers.get(`${p.in}:${p.name}`)!)])),
+          required: selected.filter((p) => p.required).map((p) => key(p.name)),
+          additionalProperties: !closed,
+        };
+      };
+
+      let validateBody: ValidateFunction | null = null;
+      let bodyRequired = false;
+      if (operation.requestBody) {
+        const { node: body, pointer: bodyPointer } = resolveLocal(document, operation.requestBody, `${opPointer}/requestBody`);
+        bodyRequired = body.required === true;
+        const content = (body.content ?? {}) as JsonObject;
+        const mediaType = Object.keys(content).find((type) => type.includes("json"));
+        if (mediaType) validateBody = bodyAjv.compile(ref(`${bodyPointer}/content/${escapePointer(mediaType)}/schema`));
+      }
+
+      const errors = new Map<string, ErrorResponseInfo>();
+      let successHasLinks = false;
+      const responses = (operation.responses ?? {}) as JsonObject;
+      for (const [status, rawResponse] of Object.entries(responses)) {
+        const responsePointer = `${opPointer}/responses/${escapePointer(status)}`;
+        const { node: response, pointer: resolvedResponsePointer } = resolveLocal(document, rawResponse, responsePointer);
+        const content = (response.content ?? {}) as JsonObject;
+        const [mediaType] = Object.keys(content);
+        if (!mediaType) continue;
+        const schema = (content[mediaType] as JsonObject).schema;
+        const schemaPointer = `${resolvedResponsePointer}/content/${escapePointer(mediaType)}/schema`;
+        if (status.startsWith("2")) {
+          const resolved = schema ? resolveLocal(document, schema, schemaPointer).node : {};
+          successHasLinks = Boolean((resolved.properties as JsonObject | undefined)?.links);
+        } else {
+          errors.set(status, { mediaType, extended: isExtendedShape(document, schema, schemaPointer) });
+        }
+      }
+
+      const security = (operation.security as JsonObject[] | undefined) ?? globalSecurity ?? [];
+      const optional = security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
+      const scopes = [...new Set(security.flatMap((requirement) => Object.values(requirement).flat() as string[]))];
+      const paging = operation["x-cdas-pagination"] as Pagination | undefined;
+
+      const defaults = new Map<string, unknown>();
+      for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
+
+      operations.set(`${method.toUpperCase()} ${path}`, {
+        version,
+        method: method.toUpperCase(),
+        path,
+        operationId: operation.operationId as string,
+        parameters,
+        security: security.length === 0 ? null : { optional, scopes },
+        pagination: paging ?? null,
+        successHasLinks,
+        hasBody: Boolean(operation.requestBody),
+        bodyRequired,
+        errors,
+        validateQuery: paramAjv.compile(objectSchema("query", true)),
+        validatePath: paramAjv.compile(objectSchema("path", true)),
+        validateHeaders: paramAjv.compile(objectSchema("header", false, true)),
+        validateBody,
+        defaults,
+      });
+    }
+  }
+  return { version, document, operations };
+}
+
+/** A readable sentence naming the field an Ajv error is about. */
+export function describeValidationError(error: ErrorObject, location: "query" | "path" | "header" | "body"): {
+  field: string;
+  message: string;
+  name: string;
+} {
+  const segments = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "required") segments.push(String(params.missingProperty));
+  if (error.keyword === "additionalProperties") segments.push(String(params.additionalProperty));
+  const field =
+    location === "body" ? ["body", ...segments].join(".") : segments.length > 0 ? segments.join(".") : location;
+  const where = location === "body" ? "body field" : location === "header" ? "header" : "parameter";
+  switch (error.keyword) {
+    case "required":
+      return { field, message: `${where} ${field} is required`, name: "bad_request" };
+    case "additionalProperties":
+      return { field, message: `${where} ${field} is not allowed here`, name: "bad_request" };
+    case "type":
+      return { field, message: `${where} ${field} must be of type ${String(params.type)}`, name: "invalid_field_type" };
+    case "enum":
+      return {
+        field,
+        message: `${where} ${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        name: "bad_request",
+      };
+    case "format":
+      return { field, message: `${where} ${field} must be a valid ${String(params.format)}`, name: "invalid_field_type" };
+    default:
+      return { field, message: `${where} ${field} ${error.message ?? "is invalid"}`, name: "bad_request" };
+  }
+}

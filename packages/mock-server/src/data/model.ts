@@ -1,0 +1,385 @@
+/**
+ * The sandbox's internal, version-neutral data model. Every version's response shape is derived from
+ * these records (see views.ts), so v1 and v2 differ only in form, never in content.
+ * Money is held in cents (integers) and rates as decimal strings, to avoid float drift.
+ */
+
+export interface Institution {
+  id: string;
+  name: string;
+  industry: "banking" | "energy";
+  /** Retailer brand id (energy) or brand slug (banking). */
+  brand: string;
+  connectionStatus: string;
+  isAccessible: boolean;
+  priority: number;
+  recommended: boolean;
+  /** BSBs of branches (banking only). */
+  bsbs: string[];
+  website: string;
+}
+
+export interface Address {
+  type: "RESIDENTIAL" | "MAILING" | "BUSINESS" | "REGISTERED";
+  flatUnit?: string;
+  streetNumber: number;
+  streetName: string;
+  streetType: string;
+  suburb: string;
+  state: string;
+  postcode: string;
+  country: "AUS";
+}
+
+export interface EndUser {
+  id: string;
+  type: "PERSON" | "ORGANISATION";
+  /** Display name: the person's full name or the organisation's name. */
+  name: string;
+  email: string;
+  phone: string;
+  phoneType: "MOBILE" | "HOME" | "BUSINESS";
+  createdAt: string;
+  firstName?: string;
+  middleNames?: string[];
+  lastName?: string;
+  dateOfBirth?: string;
+  organisationName?: string;
+  abn?: string;
+  acn?: string;
+  addresses: Address[];
+  /** Whether the data set holds consented data for this user (the two main users do). */
+  hasData: boolean;
+}
+
+export interface Consent {
+  id: string;
+  arrangementId: string;
+  endUserId: string;
+  institutionId: string;
+  active: boolean;
+  status: "ACTIVE" | "EXPIRED" | "REVOKED";
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  permissions: string[];
+  sharingDurationDays: number;
+}
+
+export interface Tier {
+  name: string;
+  unitOfMeasure: "DOLLAR" | "MONTH" | "PERCENT";
+  minimum: number;
+  maximum: number | null;
+  method: "WHOLE_BALANCE" | "PER_TIER";
+  info: string;
+}
+
+export interface Rate {
+  kind: "deposit" | "lending";
+  /** deposit_rate_type / lending_rate_type. */
+  rateType: string;
+  rate: string;
+  comparisonRate?: string;
+  calculationFrequency: string;
+  applicationFrequency: string;
+  /** v2 `application_type`. */
+  applicationType: "PERIODIC" | "AT_MATURITY" | "UNKNOWN";
+  info: string;
+  infoUri: string;
+  condition: string;
+  tiers: Tier[];
+  loanPurpose?: "OWNER_OCCUPIED" | "INVESTMENT";
+  repaymentType?: "PRINCIPAL_AND_INTEREST" | "INTEREST_ONLY";
+  interestPaymentDue?: string;
+}
+
+export interface Discount {
+  description: string;
+  discountType: string;
+  /** Fixed amount in cents, or null for a rate-based discount. */
+  amountCents: number | null;
+  rate: string | null;
+  eligibility: { type: string; info: string }[];
+}
+
+export interface Fee {
+  name: string;
+  feeType: string;
+  /** Fixed amount in cents, or null for a rate-based fee. */
+  amountCents: number | null;
+  rate: string | null;
+  rateType: "balance" | "transaction" | "accrued" | null;
+  accrualFrequency: string | null;
+  info: string;
+  infoUri: string;
+  discounts: Discount[];
+}
+
+export interface Feature {
+  featureType: string;
+  info: string;
+  value: string;
+  activated: boolean;
+}
+
+export interface BankingProduct {
+  id: string;
+  institutionId: string;
+  name: string;
+  description: string;
+  brand: string;
+  brandName: string;
+  category: string;
+  applicationUri: string;
+  effectiveFrom: string;
+  effectiveTo: string | null;
+  lastUpdated: string;
+  isTailored: boolean;
+  features: Feature[];
+  fees: Fee[];
+  rates: Rate[];
+  constraints: { type: string; value: string; info: string }[];
+  eligibility: { type: string; value: string; info: string }[];
+  /** Names of other products in the same bundle. */
+  bundleName: string | null;
+  summaryFeatures: string[];
+}
+
+export interface Account {
+  id: string;
+  endUserId: string;
+  institutionId: string;
+  consentId: string;
+  arrangementId: string;
+  productId: string;
+  nickname: string;
+  displayName: string;
+  productName: string;
+  category: string;
+  accountNumber: string;
+  bsb: string;
+  isOwned: boolean;
+  ownership: string;
+  openStatus: "OPEN" | "CLOSED";
+  creationDate: string;
+  specificType: string | null;
+  balanceCents: number;
+  address: Address;
+  creditCard?: { minPaymentCents: number; dueCents: number; dueDate: string };
+  loan?: {
+    endDate: string;
+    originalCents: number;
+    startDate: string;
+    instalmentCents: number;
+    nextInstalmentDate: string;
+    frequency: string;
+    repaymentType: string;
+    maxRedrawCents: number;
+    offsetAccountIds: string[];
+  };
+  termDeposit?: { lodgementDate: string; maturityDate: string; maturityCents: number; instructions: string };
+}
+
+export interface Transaction {
+  id: string;
+  accountId: string;
+  endUserId: string;
+  amountCents: number;
+  description: string;
+  merchantName: string | null;
+  merchantCategoryCode: string | null;
+  category: string;
+  status: "POSTED" | "PENDING";
+  postedDate: string;
+  executionDate: string;
+  minuteOfDay: number;
+  reference: string;
+  /** Detailed-family transaction type (PAYMENT, TRANSFER_INCOMING, ...). */
+  detailType: string;
+  billerCode: string | null;
+  /** Present for NPP (Osko) payments. */
+  npp: { extendedDescription: string; service: "X2P1"; serviceVersion: string } | null;
+  /** Stable total order: newest first by date, then by this sequence (descending). */
+  sequence: number;
+}
+
+export interface Payee {
+  id: string;
+  endUserId: string;
+  nickname: string;
+  type: "DOMESTIC" | "BILLER" | "INTERNATIONAL";
+  accountName: string | null;
+  accountNumber: string | null;
+  bsb: string | null;
+  billerCode: string | null;
+  billerName: string | null;
+  crn: string | null;
+  payId: string | null;
+  international: {
+    country: string;
+    bic: string;
+    accountNumber: string;
+    bankName: string;
+    bankAddress: string;
+  } | null;
+  createdDate: string;
+}
+
+export interface ScheduledPayment {
+  id: string;
+  endUserId: string;
+  accountId: string;
+  institutionId: string;
+  arrangementId: string;
+  payeeId: string;
+  nickname: string;
+  payeeReference: string;
+  payerReference: string;
+  amountCents: number;
+  frequency: "WEEKLY" | "FORTNIGHTLY" | "MONTHLY" | "QUARTERLY" | "ANNUALLY" | "ONE_OFF";
+  nextPaymentDate: string;
+  finalPaymentDate: string | null;
+  status: "ACTIVE";
+}
+
+export interface DirectDebit {
+  id: string;
+  endUserId: string;
+  accountId: string;
+  institutionId: string;
+  arrangementId: string;
+  entity: { description: string; financialInstitution: string; abn: string; acn: string; arbn: string };
+  lastDebitCents: number;
+  lastDebitAt: string;
+}
+
+export interface EnergyAccount {
+  id: string;
+  endUserId: string;
+  institutionId: string;
+  consentId: string;
+  arrangementId: string;
+  balanceCents: number;
+  balanceAsOf: string;
+  planId: string;
+}
+
+export interface Register {
+  registerId: string;
+  registerType: "CONSUMPTION" | "GENERATION" | "DEMAND";
+  unit: string;
+}
+
+export interface ServicePoint {
+  /** The national meter identifier (NMI). */
+  id: string;
+  endUserId: string;
+  accountId: string;
+  institutionId: string;
+  arrangementId: string;
+  address: Address;
+  classification: "SMALL" | "LARGE";
+  status: "ACTIVE" | "INACTIVE";
+  meterType: "SMART" | "BASIC" | "INTERVAL";
+  registers: Register[];
+  distributor: string;
+}
+
+export interface Concession {
+  id: string;
+  endUserId: string;
+  accountId: string;
+  type: "GOVERNMENT" | "RETAILER" | "HARDSHIP" | "LOYALTY";
+  displayName: string;
+  startDate: string;
+  endDate: string | null;
+  percentage: number | null;
+  fixedAmountCents: number | null;
+}
+
+export interface DerDevice {
+  identifier: number;
+  count: number;
+  manufacturer: string;
+  modelNumber: string;
+  type: string;
+  subtype: string;
+  status: string;
+  ratedKw: number;
+  storageKwh: number;
+}
+
+export interface DerRecord {
+  servicePointId: string;
+  endUserId: string;
+  institutionId: string;
+  arrangementId: string;
+  approvedCapacityKw: number;
+  availablePhases: number;
+  installedPhases: number;
+  centralProtection: boolean;
+  islandable: boolean;
+  exportLimitKva: number;
+  connections: {
+    identifier: number;
+    count: number;
+    equipmentType: string;
+    manufacturer: string;
+    inverterSeries: string;
+    inverterModel: string;
+    capacityKw: number;
+    commissioningDate: string;
+    status: string;
+    devices: DerDevice[];
+  }[];
+}
+
+export interface EnergyPlan {
+  id: string;
+  institutionId: string;
+  brand: string;
+  brandName: string;
+  displayName: string;
+  description: string;
+  customerType: "RESIDENTIAL" | "BUSINESS";
+  fuelType: "ELECTRICITY" | "GAS" | "DUAL";
+  type: "STANDING" | "MARKET" | "REGULATED";
+  effectiveFrom: string;
+  effectiveTo: string | null;
+  lastUpdated: string;
+  distributors: string[];
+  includedPostcodes: string[];
+  excludedPostcodes: string[];
+}
+
+export interface Income {
+  endUserId: string;
+  accountId: string;
+  source: string;
+  frequency: "WEEKLY" | "FORTNIGHTLY" | "MONTHLY" | "IRREGULAR";
+  averageCents: number;
+  lastCents: number;
+  lastDate: string;
+  confidence: number;
+}
+
+export interface DataSet {
+  referenceDate: string;
+  institutions: Institution[];
+  endUsers: EndUser[];
+  consents: Consent[];
+  products: BankingProduct[];
+  accounts: Account[];
+  /** Newest first. */
+  transactions: Transaction[];
+  payees: Payee[];
+  scheduledPayments: ScheduledPayment[];
+  directDebits: DirectDebit[];
+  energyAccounts: EnergyAccount[];
+  servicePoints: ServicePoint[];
+  concessions: Concession[];
+  derRecords: DerRecord[];
+  plans: EnergyPlan[];
+  incomes: Income[];
+}

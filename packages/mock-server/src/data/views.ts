@@ -1,0 +1,757 @@
+/**
+ * Response shapes of each version, derived from the one internal model. v1 and v2 differ only where
+ * the interface says they do (rate tiers, applicability conditions, fees, `is_activated`,
+ * `extended_data`, `customer`); v3 differs from v2 only in the consent and end-user lists.
+ */
+import { streetLine } from "./generate.js";
+import type {
+  Account,
+  Address,
+  BankingProduct,
+  Concession,
+  Consent,
+  DataSet,
+  DerRecord,
+  DirectDebit,
+  EndUser,
+  EnergyAccount,
+  EnergyPlan,
+  Fee,
+  Feature,
+  Income,
+  Institution,
+  Payee,
+  Rate,
+  ScheduledPayment,
+  ServicePoint,
+  Tier,
+  Transaction,
+} from "./model.js";
+
+type Json = Record<string, unknown>;
+export const CURRENCY = "AUD";
+export const PLATFORM_ID = "cdas-sandbox";
+
+/** Cents as a JSON number of dollars (summary family). */
+export const dollars = (cents: number): number => cents / 100;
+/** Cents as a decimal string (detailed family: money is a string). */
+export const money = (cents: number): string => (cents / 100).toFixed(2);
+
+/** Removes null and undefined members, for fields the bundle types as plain strings. */
+function compact<T extends Json>(object: T): T {
+  for (const key of Object.keys(object)) if (object[key] === null || object[key] === undefined) delete object[key];
+  return object;
+}
+
+function maskedNumber(account: Account, spaced: boolean): string {
+  const last4 = account.accountNumber.slice(-4);
+  if (account.category === "CRED_AND_CHRG_CARDS") return spaced ? `xxxx xxxx xxxx ${last4}` : `xxxxxxxxxxxx${last4}`;
+  return spaced ? `xxxx xxxx ${last4}` : `xxxxx${last4}`;
+}
+
+// ---- Summary family -----------------------------------------------------------------------------
+
+export function summaryAccount(account: Account): Json {
+  return {
+    id: account.id,
+    account_number: maskedNumber(account, true),
+    bsb: account.bsb,
+    name: account.nickname,
+    product_name: account.productName,
+    product_category: account.category,
+    institution_id: account.institutionId,
+    consent_id: account.consentId,
+    is_owned: account.isOwned,
+    open_status: account.openStatus,
+    creation_date: account.creationDate,
+  };
+}
+
+export function summaryTransaction(transaction: Transaction): Json {
+  return {
+    id: transaction.id,
+    account_id: transaction.accountId,
+    amount: dollars(transaction.amountCents),
+    currency: CURRENCY,
+    description: transaction.description,
+    merchant_name: transaction.merchantName,
+    category: transaction.category,
+    status: transaction.status,
+    type: transaction.amountCents < 0 ? "DEBIT" : "CREDIT",
+    posted_date: transaction.postedDate,
+    execution_date: transaction.executionDate,
+    reference: transaction.reference,
+  };
+}
+
+export function summaryServicePoint(servicePoint: ServicePoint): Json {
+  return {
+    id: servicePoint.id,
+    account_id: servicePoint.accountId,
+    address: {
+      street: streetLine(servicePoint.address),
+      suburb: servicePoint.address.suburb,
+      state: servicePoint.address.state,
+      postcode: servicePoint.address.postcode,
+    },
+    classification: servicePoint.classification,
+    status: servicePoint.status,
+    meter_type: servicePoint.meterType,
+    registers: servicePoint.registers.map((r) => ({ register_id: r.registerId, register_type: r.registerType, unit: r.unit })),
+  };
+}
+
+export function summaryConcession(concession: Concession): Json {
+  return {
+    id: concession.id,
+    account_id: concession.accountId,
+    type: concession.type,
+    display_name: concession.displayName,
+    start_date: concession.startDate,
+    end_date: concession.endDate,
+    percentage: concession.percentage,
+    fixed_amount: concession.fixedAmountCents === null ? null : dollars(concession.fixedAmountCents),
+  };
+}
+
+function identityAddress(address: Address): Json {
+  return {
+    type: address.type,
+    street: streetLine(address),
+    suburb: address.suburb,
+    state: address.state,
+    postcode: address.postcode,
+    country: address.country,
+  };
+}
+
+/** One identity per consent; what is present depends on the consent (energy consents share less). */
+export function summaryIdentity(endUser: EndUser, consent: Consent, industry: string): Json {
+  const identity: Json = { end_user_id: endUser.id, consent_id: consent.id, type: endUser.type };
+  if (endUser.type === "PERSON") {
+    identity.first_name = endUser.firstName;
+    identity.last_name = endUser.lastName;
+    identity.middle_names = endUser.middleNames ?? [];
+    if (industry === "banking") identity.date_of_birth = endUser.dateOfBirth;
+  } else {
+    identity.organisation_name = endUser.organisationName;
+    identity.abn = endUser.abn;
+  }
+  identity.addresses = endUser.addresses.map(identityAddress);
+  identity.emails = [{ type: "PRIMARY", address: endUser.email }];
+  if (industry === "banking") identity.phones = [{ type: endUser.phoneType, number: endUser.phone }];
+  return identity;
+}
+
+export function summaryIncome(income: Income): Json {
+  return {
+    account_id: income.accountId,
+    source: income.source,
+    frequency: income.frequency,
+    average_amount: dollars(income.averageCents),
+    last_amount: dollars(income.lastCents),
+    last_date: income.lastDate,
+    confidence: income.confidence,
+  };
+}
+
+export function summaryScheduledPayment(payment: ScheduledPayment): Json {
+  return {
+    id: payment.id,
+    account_id: payment.accountId,
+    payee_reference: payment.payeeReference,
+    amount: dollars(payment.amountCents),
+    currency: CURRENCY,
+    frequency: payment.frequency,
+    next_payment_date: payment.nextPaymentDate,
+    status: payment.status,
+  };
+}
+
+export function summaryPayee(payee: Payee): Json {
+  return {
+    id: payee.id,
+    nickname: payee.nickname,
+    type: payee.type,
+    account_number: payee.type === "INTERNATIONAL" ? (payee.international?.accountNumber ?? null) : payee.accountNumber,
+    bsb: payee.bsb,
+    biller_code: payee.billerCode,
+    created_date: payee.createdDate,
+  };
+}
+
+function percent(rate: string): string {
+  return `${(Number(rate) * 100).toFixed(2)}%`;
+}
+
+export function summaryProduct(product: BankingProduct, account: Account): Json {
+  return {
+    id: product.id,
+    account_id: account.id,
+    name: product.name,
+    description: product.description,
+    category: product.category,
+    features: product.summaryFeatures,
+    fees: product.fees
+      .filter((fee) => fee.amountCents !== null)
+      .map((fee) => ({ name: fee.name, amount: dollars(fee.amountCents!), currency: CURRENCY })),
+    interest_rates: product.rates.map((rate) => ({
+      rate: Number((Number(rate.rate) * 100).toFixed(2)),
+      type: rate.rateType,
+      description: `${rate.info} ${percent(rate.rate)} p.a.`,
+    })),
+  };
+}
+
+export function summaryEnergyBalance(account: EnergyAccount): Json {
+  return { account_id: account.id, balance: dollars(account.balanceCents), currency: CURRENCY, as_of: account.balanceAsOf };
+}
+
+// ---- Institutions, consents, end users ----------------------------------------------------------
+
+export function institutionView(institution: Institution): Json {
+  const view: Json = {
+    id: institution.id,
+    name: institution.name,
+    industry: institution.industry,
+    icon: `https://cdn.cdas.example/institutions/${institution.brand}/icon.png`,
+    logo: `https://cdn.cdas.example/institutions/${institution.brand}/logo.svg`,
+    is_accessible: institution.isAccessible,
+    priority: institution.priority,
+  };
+  // DEGRADED is the only status value the interface shows; healthy institutions carry none.
+  if (institution.connectionStatus === "DEGRADED") view.status = { connections: { status: "DEGRADED" } };
+  return view;
+}
+
+export function consentView(consent: Consent, version: string): Json {
+  if (version === "v3") {
+    return {
+      id: consent.id,
+      arrangementId: consent.arrangementId,
+      endUserId: consent.endUserId,
+      institutionId: consent.institutionId,
+      active: consent.active,
+      status: consent.status,
+      createdAt: consent.createdAt,
+      expiresAt: consent.expiresAt,
+      revokedAt: consent.revokedAt,
+      permissions: consent.permissions,
+      sharingDurationDays: consent.sharingDurationDays,
+    };
+  }
+  return {
+    id: consent.id,
+    arrangement_id: consent.arrangementId,
+    end_user_id: consent.endUserId,
+    institution_id: consent.institutionId,
+    active: consent.active,
+    status: consent.status,
+    created_at: consent.createdAt,
+    expires_at: consent.expiresAt,
+    revoked_at: consent.revokedAt,
+    permissions: consent.permissions,
+    sharing_duration_days: consent.sharingDurationDays,
+  };
+}
+
+export function endUserView(endUser: EndUser): Json {
+  return { id: endUser.id, email: endUser.email, name: endUser.name, phone: endUser.phone };
+}
+
+// ---- Detailed banking family --------------------------------------------------------------------
+
+function tierView(tier: Tier, version: string): Json {
+  const condition = { additional_info: tier.info, additional_info_uri: "" };
+  const v1 = version === "v1";
+  return compact({
+    name: tier.name,
+    unit_of_measure: tier.unitOfMeasure,
+    rate_application_method: tier.method,
+    minimum_value: v1 ? tier.minimum : tier.minimum.toFixed(2),
+    maximum_value: tier.maximum === null ? null : v1 ? tier.maximum : tier.maximum.toFixed(2),
+    additional_info: tier.info,
+    applicability_conditions: v1
+      ? condition
+      : [{ rate_applicability_type: tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE", additional_value: "", ...condition }],
+  });
+}
+
+export function rateView(rate: Rate, version: string): Json {
+  const v1 = version === "v1";
+  const condition = { additional_info: rate.condition, additional_info_uri: rate.infoUri };
+  const view: Json = {
+    rate: rate.rate,
+    calculation_frequency: rate.calculationFrequency,
+    application_frequency: rate.applicationFrequency,
+    additional_info: rate.info,
+    additional_info_uri: rate.infoUri,
+    applicability_conditions: v1
+      ? condition
+      : [{ rate_applicability_type: rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER", additional_value: "", ...condition }],
+    tiers: rate.tiers.map((tier) => tierView(tier, version)),
+  };
+  if (!v1) view.application_type = rate.applicationType;
+  if (rate.kind === "deposit") view.deposit_rate_type = rate.rateType;
+  else {
+    view.lending_rate_type = rate.rateType;
+    if (rate.comparisonRate) view.comparison_rate = rate.comparisonRate;
+    if (rate.loanPurpose) view.loan_purpose = rate.loanPurpose;
+    if (rate.repaymentType) view.repayment_type = rate.repaymentType;
+    if (rate.interestPaymentDue) view.interest_payment_due = rate.interestPaymentDue;
+  }
+  return view;
+}
+
+const RATE_KEY = { balance: "balance_rate", transaction: "transaction_rate", accrued: "accrued_rate" } as const;
+
+export function feeView(fee: Fee, version: string): Json {
+  const base: Json = {
+    name: fee.name,
+    fee_type: fee.feeType,
+    currency: CURRENCY,
+    additional_info: fee.info,
+    additional_info_uri: fee.infoUri,
+  };
+  const discounts = fee.discounts.map((discount) => {
+    const view: Json = {
+      description: discount.description,
+      discount_type: discount.discountType,
+      eligibility: discount.eligibility.map((e) => ({ discount_eligibility_type: e.type, additional_info: e.info })),
+    };
+    if (version === "v1") {
+      if (discount.amountCents !== null) view.amount = money(discount.amountCents);
+      if (discount.rate !== null) view.fee_rate = discount.rate;
+    } else if (discount.amountCents !== null) {
+      view.discount_method_u_type = "fixedAmount";
+      view.fixed_amount = { amount: money(discount.amountCents) };
+    } else {
+      view.discount_method_u_type = "rateBased";
+      view.rate_based = { rate: discount.rate, rate_type: "FEE" };
+    }
+    return view;
+  });
+  if (version === "v1") {
+    if (fee.amountCents !== null) base.amount = money(fee.amountCents);
+    if (fee.rate !== null && fee.rateType) base[RATE_KEY[fee.rateType]] = fee.rate;
+    if (fee.accrualFrequency) base.accrual_frequency = fee.accrualFrequency;
+  } else if (fee.amountCents !== null) {
+    base.fee_method_u_type = "fixedAmount";
+    base.fixed_amount = { amount: money(fee.amountCents) };
+  } else {
+    base.fee_method_u_type = "rateBased";
+    base.rate_based = { rate: fee.rate, rate_type: (fee.rateType ?? "balance").toUpperCase() };
+  }
+  base.discounts = discounts;
+  return base;
+}
+
+function featureView(feature: Feature, version: string, withActivation: boolean): Json {
+  const view: Json = { feature_type: feature.featureType, additional_info: feature.info, additional_value: feature.value };
+  if (withActivation) view.is_activated = version === "v1" ? feature.activated : feature.activated ? "ACTIVATED" : "NOT_ACTIVATED";
+  return view;
+}
+
+function bankingAddress(address: Address, name: string, paf: boolean): Json {
+  if (paf) {
+    return {
+      address_u_type: "paf",
+      paf: compact({
+        flat_unit_type: address.flatUnit ? "UNIT" : null,
+        flat_unit_number: address.flatUnit ?? null,
+        thoroughfare_number1: address.streetNumber,
+        street_name: address.streetName.toUpperCase(),
+        street_type: address.streetType,
+        locality_name: address.suburb.toUpperCase(),
+        postcode: address.postcode,
+        state: address.state,
+      }),
+    };
+  }
+  return {
+    address_u_type: "simple",
+    simple: {
+      mailing_name: name,
+      address_line1: streetLine(address),
+      city: address.suburb,
+      state: address.state,
+      postcode: address.postcode,
+      country: address.country,
+    },
+  };
+}
+
+export function bankingAccountView(account: Account, product: BankingProduct, owner: EndUser, version: string): Json {
+  const deposit = product.rates.filter((r) => r.kind === "deposit");
+  const lending = product.rates.filter((r) => r.kind === "lending");
+  const view: Json = {
+    account_id: account.id,
+    arrangement_id: account.arrangementId,
+    account_number: account.accountNumber,
+    masked_number: maskedNumber(account, false),
+    bsb: account.bsb,
+    display_name: account.displayName,
+    nickname: account.nickname,
+    product_name: account.productName,
+    institution_id: account.institutionId,
+    platform_id: PLATFORM_ID,
+    account_ownership: account.ownership,
+    open_status: account.openStatus,
+    product_category: account.category,
+    creation_date: account.creationDate,
+    is_owned: account.isOwned,
+    addresses: [bankingAddress(account.address, owner.name, owner.type === "PERSON")],
+    deposit_rates: deposit.map((r) => rateView(r, version)),
+    lending_rates: lending.map((r) => rateView(r, version)),
+    features: product.features.map((f) => featureView(f, version, true)),
+    fees: product.fees.map((f) => feeView(f, version)),
+  };
+  if (product.bundleName) view.bundle_name = product.bundleName;
+  if (account.specificType) view.specific_account_u_type = account.specificType;
+  if (deposit[0]) view.deposit_rate = deposit[0].rate;
+  if (lending[0]) view.lending_rate = lending[0].rate;
+  if (account.creditCard) {
+    view.credit_card = {
+      min_payment_amount: money(account.creditCard.minPaymentCents),
+      payment_currency: CURRENCY,
+      payment_due_amount: money(account.creditCard.dueCents),
+      payment_due_date: account.creditCard.dueDate,
+    };
+  }
+  if (account.loan) {
+    const loan = account.loan;
+    view.loan = {
+      loan_end_date: loan.endDate,
+      max_redraw: money(loan.maxRedrawCents),
+      max_redraw_currency: CURRENCY,
+      min_instalment_amount: money(loan.instalmentCents),
+      min_instalment_currency: CURRENCY,
+      min_redraw: "0.00",
+      min_redraw_currency: CURRENCY,
+      next_instalment_date: loan.nextInstalmentDate,
+      original_loan_amount: money(loan.originalCents),
+      original_loan_currency: CURRENCY,
+      original_start_date: loan.startDate,
+      repayment_frequency: loan.frequency,
+      repayment_type: loan.repaymentType,
+      offset_account_enabled: loan.offsetAccountIds.length > 0,
+      offset_account_ids: loan.offsetAccountIds,
+    };
+  }
+  if (account.termDeposit) {
+    view.term_deposit = [
+      {
+        lodgement_date: account.termDeposit.lodgementDate,
+        maturity_date: account.termDeposit.maturityDate,
+        maturity_amount: money(account.termDeposit.maturityCents),
+        maturity_currency: CURRENCY,
+        maturity_instructions: account.termDeposit.instructions,
+      },
+    ];
+  }
+  return view;
+}
+
+export function directDebitView(debit: DirectDebit): Json {
+  return {
+    account_id: debit.accountId,
+    arrangement_id: debit.arrangementId,
+    platform_id: PLATFORM_ID,
+    institution_id: debit.institutionId,
+    authorised_entity: {
+      description: debit.entity.description,
+      financial_institution: debit.entity.financialInstitution,
+      abn: debit.entity.abn,
+      acn: debit.entity.acn,
+      arbn: debit.entity.arbn,
+    },
+    last_debit_amount: money(debit.lastDebitCents),
+    last_debit_date_time: debit.lastDebitAt,
+  };
+}
+
+const INTERVALS: Record<string, string> = { WEEKLY: "P1W", FORTNIGHTLY: "P2W", MONTHLY: "P1M", QUARTERLY: "P3M", ANNUALLY: "P1Y" };
+
+export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Payee | undefined): Json {
+  const to: Json = { payee_id: payment.payeeId, nickname: payee?.nickname ?? payment.nickname, payee_reference: payment.payeeReference };
+  if (payee?.type === "BILLER") {
+    to.to_utype = "biller";
+    to.biller = { biller_code: payee.billerCode, biller_name: payee.billerName, crn: payee.crn };
+  } else if (payee?.type === "INTERNATIONAL" && payee.international) {
+    to.to_utype = "international";
+    to.international = {
+      beneficiary_details: { name: payee.accountName, country: payee.international.country, message: payment.payeeReference },
+      bank_details: {
+        country: payee.international.country,
+        account_number: payee.international.accountNumber,
+        bank_address: { name: payee.international.bankName, address: payee.international.bankAddress },
+        beneficiary_bank_bic: payee.international.bic,
+      },
+    };
+  } else {
+    to.to_utype = "domestic";
+    to.domestic = payee?.payId
+      ? { payee_account_u_type: "payId", pay_id: { identifier: payee.payId, name: payee.accountName, type: "EMAIL" } }
+      : {
+          payee_account_u_type: "account",
+          account: { account_name: payee?.accountName ?? payment.nickname, bsb: payee?.bsb ?? "", account_number: payee?.accountNumber ?? "" },
+        };
+  }
+  const recurrence: Json = { next_payment_date: payment.nextPaymentDate };
+  if (payment.frequency === "ONE_OFF") {
+    recurrence.recurrence_utype = "onceOff";
+    recurrence.once_off = { payment_date: payment.nextPaymentDate };
+  } else {
+    recurrence.recurrence_utype = "intervalSchedule";
+    recurrence.interval_schedule = compact({
+      final_payment_date: payment.finalPaymentDate,
+      non_business_day_treatment: "AFTER",
+      intervals: [{ interval: INTERVALS[payment.frequency] }],
+    });
+  }
+  return {
+    scheduled_payment_id: payment.id,
+    arrangement_id: payment.arrangementId,
+    platform_id: PLATFORM_ID,
+    institution_id: payment.institutionId,
+    nickname: payment.nickname,
+    payee_reference: payment.payeeReference,
+    payer_reference: payment.payerReference,
+    status: payment.status,
+    from: { account_id: payment.accountId },
+    payment_set: [{ amount: money(payment.amountCents), currency: CURRENCY, is_amount_calculated: false, to }],
+    recurrence,
+  };
+}
+
+export function bankingProductView(product: BankingProduct): Json {
+  const site = product.applicationUri.replace(/\/apply\/.*$/, "");
+  return compact({
+    product_id: product.id,
+    name: product.name,
+    description: product.description,
+    brand: product.brand,
+    brand_name: product.brandName,
+    product_category: product.category,
+    institution_id: product.institutionId,
+    platform_id: PLATFORM_ID,
+    application_uri: product.applicationUri,
+    effective_from: product.effectiveFrom,
+    effective_to: product.effectiveTo,
+    last_updated: product.lastUpdated,
+    is_tailored: product.isTailored,
+    additional_information: {
+      overview_uri: `${site}/products/${product.id}`,
+      terms_uri: `${site}/terms/${product.id}`,
+      eligibility_uri: `${site}/eligibility/${product.id}`,
+      fees_and_pricing_uri: `${site}/fees/${product.id}`,
+    },
+    card_art:
+      product.category === "CRED_AND_CHRG_CARDS"
+        ? [{ title: product.name, image_uri: `https://cdn.cdas.example/card-art/${product.id}.png` }]
+        : [],
+  });
+}
+
+export function bankingProductDetailView(product: BankingProduct, catalogue: BankingProduct[], version: string): Json {
+  const deposit = product.rates.filter((r) => r.kind === "deposit").map((r) => rateView(r, version));
+  const lending = product.rates.filter((r) => r.kind === "lending").map((r) => rateView(r, version));
+  const bundleMates = product.bundleName
+    ? catalogue.filter((p) => p.institutionId === product.institutionId && p.bundleName === product.bundleName)
+    : [];
+  const view: Json = {
+    ...bankingProductView(product),
+    bundles: product.bundleName
+      ? [{ name: product.bundleName, description: `${product.bundleName} bundle`, product_ids: bundleMates.map((p) => p.id) }]
+      : [],
+    constraints: product.constraints.map((c) => ({ constraint_type: c.type, additional_value: c.value, additional_info: c.info })),
+    eligibility: product.eligibility.map((e) => ({ eligibility_type: e.type, additional_value: e.value, additional_info: e.info })),
+    features: product.features.map((f) => featureView(f, version, false)),
+    fees: product.fees.map((f) => feeView(f, version)),
+  };
+  if (version === "v1") {
+    view.depositRates = deposit;
+    view.lendingRates = lending;
+  } else {
+    view.deposit_rates = deposit;
+    view.lending_rates = lending;
+  }
+  return view;
+}
+
+export function bankingTransactionView(transaction: Transaction, account: Account, version: string): Json {
+  const view: Json = compact({
+    transaction_id: transaction.id,
+    account_id: transaction.accountId,
+    arrangement_id: account.arrangementId,
+    platform_id: PLATFORM_ID,
+    institution_id: account.institutionId,
+    is_detail_available: transaction.npp !== null,
+    type: transaction.detailType,
+    status: transaction.status,
+    description: transaction.description,
+    posting_date_time: transaction.status === "POSTED" ? `${transaction.postedDate}T00:00:00Z` : null,
+    execution_date_time: `${transaction.executionDate}T${String(Math.floor(transaction.minuteOfDay / 60)).padStart(2, "0")}:${String(transaction.minuteOfDay % 60).padStart(2, "0")}:00Z`,
+    amount: money(transaction.amountCents),
+    currency: CURRENCY,
+    reference: transaction.reference,
+    merchant_name: transaction.merchantName,
+    merchant_category_code: transaction.merchantCategoryCode,
+    biller_code: transaction.billerCode,
+  });
+  if (transaction.npp) {
+    const endToEndId = `E2E${transaction.reference}`;
+    view.extended_data =
+      version === "v1"
+        ? {
+            nppPayload: { extendedDescription: transaction.npp.extendedDescription, endToEndId },
+            service: transaction.npp.service,
+            x2p101_payload: { extended_description: transaction.npp.extendedDescription, end_to_end_id: endToEndId },
+          }
+        : {
+            extension_u_type: "nppPayload",
+            npp_payload: {
+              extended_description: transaction.npp.extendedDescription,
+              service: transaction.npp.service,
+              service_version: transaction.npp.serviceVersion,
+            },
+          };
+  }
+  return view;
+}
+
+/** The v1 `customer` object (deprecated, removed in v2) and the identity items. */
+export function commonCustomerView(endUser: EndUser): Json {
+  if (endUser.type === "PERSON") {
+    return {
+      customer_u_type: "person",
+      person: {
+        first_name: endUser.firstName,
+        last_name: endUser.lastName,
+        middle_names: endUser.middleNames ?? [],
+        last_update_time: endUser.createdAt,
+      },
+    };
+  }
+  return {
+    customer_u_type: "organisation",
+    organisation: { business_name: endUser.organisationName, abn: endUser.abn, acn: endUser.acn, last_update_time: endUser.createdAt },
+  };
+}
+
+export function commonIdentityView(endUser: EndUser, consents: Consent[]): Json {
+  return compact({
+    end_user_id: endUser.id,
+    type: endUser.type,
+    name: endUser.name,
+    first_name: endUser.firstName,
+    middle_names: endUser.middleNames,
+    last_name: endUser.lastName,
+    date_of_birth: endUser.dateOfBirth,
+    organisation_name: endUser.organisationName,
+    abn: endUser.abn,
+    acn: endUser.acn,
+    emails: [{ type: "PRIMARY", address: endUser.email }],
+    phones: [{ type: endUser.phoneType, number: endUser.phone }],
+    addresses: endUser.addresses.map(identityAddress),
+    arrangement_ids: consents.map((c) => c.arrangementId),
+  });
+}
+
+// ---- Detailed energy family ---------------------------------------------------------------------
+
+export function energyAccountBalanceView(account: EnergyAccount): Json {
+  return {
+    account_id: account.id,
+    arrangement_id: account.arrangementId,
+    platform_id: PLATFORM_ID,
+    institution_id: account.institutionId,
+    balance: money(account.balanceCents),
+  };
+}
+
+export function derRecordView(record: DerRecord): Json {
+  return {
+    service_point_id: record.servicePointId,
+    arrangement_id: record.arrangementId,
+    platform_id: PLATFORM_ID,
+    institution_id: record.institutionId,
+    approved_capacity: record.approvedCapacityKw,
+    available_phases_count: record.availablePhases,
+    installed_phases_count: record.installedPhases,
+    has_central_protection_control: record.centralProtection,
+    islandable_installation: record.islandable,
+    protection_mode: {
+      export_limit_kva: record.exportLimitKva,
+      under_frequency_protection: 47,
+      under_frequency_protection_delay: 1,
+      over_frequency_protection: 52,
+      over_frequency_protection_delay: 0.2,
+      under_voltage_protection: 180,
+      under_voltage_protection_delay: 10,
+      over_voltage_protection: 265,
+      over_voltage_protection_delay: 1,
+      sustained_over_voltage: 258,
+      sustained_over_voltage_delay: 15,
+      frequency_rate_of_change: 4,
+      voltage_vector_shift: 60,
+      neutral_voltage_displacement: 0,
+      inter_trip_scheme: record.centralProtection ? "CENTRAL_PROTECTION_RELAY" : "NONE",
+    },
+    ac_connections: record.connections.map((connection) => ({
+      connection_identifier: connection.identifier,
+      count: connection.count,
+      equipment_type: connection.equipmentType,
+      manufacturer_name: connection.manufacturer,
+      inverter_series: connection.inverterSeries,
+      inverter_model_number: connection.inverterModel,
+      inverter_device_capacity: connection.capacityKw,
+      commissioning_date: connection.commissioningDate,
+      status: connection.status,
+      der_devices: connection.devices.map((device) => ({
+        device_identifier: device.identifier,
+        count: device.count,
+        manufacturer: device.manufacturer,
+        model_number: device.modelNumber,
+        type: device.type,
+        subtype: device.subtype,
+        status: device.status,
+        nominal_rated_capacity: device.ratedKw,
+        nominal_storage_capacity: device.storageKwh,
+      })),
+    })),
+  };
+}
+
+export function energyPlanView(plan: EnergyPlan, institution: Institution | undefined): Json {
+  const site = institution?.website ?? "https://www.energymadeeasy.gov.au";
+  return compact({
+    plan_id: plan.id,
+    brand: plan.brand,
+    brand_name: plan.brandName,
+    display_name: plan.displayName,
+    description: plan.description,
+    application_uri: `${site}/plans/${plan.id}/apply`,
+    customer_type: plan.customerType,
+    fuel_type: plan.fuelType,
+    type: plan.type,
+    institution_id: plan.institutionId,
+    institution_name: institution?.name ?? plan.brandName,
+    effective_from: plan.effectiveFrom,
+    effective_to: plan.effectiveTo,
+    last_updated: plan.lastUpdated,
+    additional_information: {
+      overview_uri: `${site}/plans/${plan.id}`,
+      terms_uri: `${site}/plans/${plan.id}/terms`,
+      eligibility_uri: `${site}/plans/${plan.id}/eligibility`,
+      pricing_uri: `${site}/plans/${plan.id}/pricing`,
+    },
+    geography: {
+      distributors: plan.distributors,
+      included_postcodes: plan.includedPostcodes,
+      excluded_postcodes: plan.excludedPostcodes,
+    },
+  });
+}
+
+export type { DataSet };

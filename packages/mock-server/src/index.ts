@@ -1,0 +1,9 @@
+export {
+  type ApiVersion,
+  type ClientCredentials,
+  type MockServer,
+  type MockServerOptions,
+  SUPPORTED_VERSIONS,
+  startMockServer,
+} from "./server.js";
+export { DEFAULT_TRANSACTION_WINDOW_DAYS } from "./handlers.js";

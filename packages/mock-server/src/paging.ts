@@ -1,0 +1,78 @@
+/** Offset and cursor paging over a fully filtered, ordered list, with the `links` each style returns. */
+import { ApiError } from "./errors.js";
+
+const CURSOR_PREFIX = "cdas1:";
+const CURSOR_PATTERN = /^cdas1:(\d{1,9})$/;
+
+/** An opaque cursor naming a position in the ordered list. */
+export function encodeCursor(position: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${position}`, "utf8").toString("base64url");
+}
+
+export function decodeCursor(cursor: string, field: string): number {
+  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
+  const match = CURSOR_PATTERN.exec(text);
+  if (!match) throw new ApiError(400, `parameter ${field} is not a cursor issued by this service`, "bad_request");
+  return Number(match[1]);
+}
+
+/** The request path with some query parameters replaced (a relative address). */
+export function linkTo(path: string, query: Record<string, unknown>, changes: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (key in changes || value === undefined) continue;
+    params.append(key, String(value));
+  }
+  for (const [key, value] of Object.entries(changes)) if (value !== undefined) params.append(key, value);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+export interface Page<T> {
+  items: T[];
+  links: { next?: string; prev?: string };
+}
+
+/** `limit` (default from the bundle, else 25) and `offset`; `links.next` carries the next offset. */
+export function offsetPage<T>(items: T[], path: string, rawQuery: Record<string, unknown>, limit: number, offset: number): Page<T> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new ApiError(400, "parameter limit must be a positive integer", "bad_request");
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new ApiError(400, "parameter offset must be zero or a positive integer", "bad_request");
+  const page = items.slice(offset, offset + limit);
+  const links: Page<T>["links"] = {};
+  if (offset + limit < items.length) links.next = linkTo(path, rawQuery, { limit: String(limit), offset: String(offset + limit) });
+  return { items: page, links };
+}
+
+export const MAX_PAGE_SIZE = 1000;
+
+/** `page[size]`, `page[after]`, `page[before]`; links carry opaque cursors. */
+export function cursorPage<T>(
+  items: T[],
+  path: string,
+  rawQuery: Record<string, unknown>,
+  size: number,
+  after: string | undefined,
+  before: string | undefined,
+): Page<T> {
+  if (!Number.isSafeInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new ApiError(400, `parameter page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`, "bad_request");
+  }
+  if (after !== undefined && before !== undefined) {
+    throw new ApiError(400, "parameters page[after] and page[before] cannot be combined", "bad_request");
+  }
+  let start = 0;
+  let end = Math.min(size, items.length);
+  if (after !== undefined) {
+    start = decodeCursor(after, "page[after]") + 1;
+    end = Math.min(start + size, items.length);
+  } else if (before !== undefined) {
+    end = Math.min(decodeCursor(before, "page[before]"), items.length);
+    start = Math.max(0, end - size);
+  }
+  const page = start < end ? items.slice(start, end) : [];
+  const links: Page<T>["links"] = {};
+  const base = { "page[after]": undefined, "page[before]": undefined, "page[size]": String(size) };
+  if (end < items.length && start < end) links.next = linkTo(path, rawQuery, { ...base, "page[after]": encodeCursor(end - 1) });
+  if (start > 0) links.prev = linkTo(path, rawQuery, { ...base, "page[before]": encodeCursor(Math.min(start, items.length)) });
+  return { items: page, links };
+}

@@ -1,0 +1,60 @@
+/** Issued bearer tokens: random, expiring, each with the scopes of the client it was issued to. */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+
+export interface Client {
+  clientId: string;
+  /** Kept out of enumeration and inspection; compared in constant time. */
+  readonly secret: string;
+  scopes: readonly string[];
+}
+
+interface IssuedToken {
+  expiresAtMs: number;
+  scopes: ReadonlySet<string>;
+}
+
+export type TokenCheck = { ok: true; scopes: ReadonlySet<string> } | { ok: false; reason: "missing" | "invalid" | "expired" };
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a, "utf8");
+  const right = Buffer.from(b, "utf8");
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export class TokenStore {
+  private readonly tokens = new Map<string, IssuedToken>();
+
+  constructor(
+    private readonly clients: readonly Client[],
+    private readonly ttlSeconds: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** The client these credentials belong to, or undefined. */
+  authenticate(clientId: string, clientSecret: string): Client | undefined {
+    return this.clients.find((client) => sameText(client.clientId, clientId) && sameText(client.secret, clientSecret));
+  }
+
+  issue(client: Client): { token: string; expiresIn: number } {
+    this.prune();
+    const token = `cdas_${randomBytes(24).toString("base64url")}`;
+    this.tokens.set(token, { expiresAtMs: this.now() + this.ttlSeconds * 1000, scopes: new Set(client.scopes) });
+    return { token, expiresIn: this.ttlSeconds };
+  }
+
+  /** Checks an `Authorization` header value. */
+  check(header: string | undefined): TokenCheck {
+    if (!header) return { ok: false, reason: "missing" };
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) return { ok: false, reason: "invalid" };
+    const issued = this.tokens.get(match[1]!);
+    if (!issued) return { ok: false, reason: "invalid" };
+    if (this.now() >= issued.expiresAtMs) return { ok: false, reason: "expired" };
+    return { ok: true, scopes: issued.scopes };
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [token, issued] of this.tokens) if (now >= issued.expiresAtMs) this.tokens.delete(token);
+  }
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    reporters: ["default", "json"],
+    outputFile: { json: "reports/vitest.json" },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
