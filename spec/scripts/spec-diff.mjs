@@ -7,6 +7,11 @@ import { formatJson, formatMarkdown, formatText } from "./lib/report-format.mjs"
 import { CHANGE_CLASSES, diffDocuments, hasChangesAtOrAbove } from "./lib/spec-diff.mjs";
 
 process.env.REDOCLY_TELEMETRY = "off";
+// `pnpm spec:diff v1 v3 | head` closes the pipe early: stop quietly.
+process.stdout.on("error", (error) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(process.exitCode ?? 0);
+});
 
 const USAGE = `Usage: pnpm spec:diff <from> <to> [--format text|md|json] [--fail-on breaking|non-breaking|annotation]
 

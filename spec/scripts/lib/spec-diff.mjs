@@ -96,6 +96,7 @@ export function locate(doc, merged, path) {
     const mergedResolved = deref(merged, mergedNode, []).node;
     const [key, ...tail] = rest;
     const { node: here, pointer: herePointer } = resolved;
+    let direct;
     if (Array.isArray(here) && typeof key === "number") {
       const index = matchArrayElement(doc, here, mergedResolved?.[key], key);
       if (index >= 0) {
@@ -104,7 +105,8 @@ export function locate(doc, merged, path) {
       }
     } else if (isObject(here) && Object.hasOwn(here, key)) {
       const inner = walk(here[key], [...herePointer, key], mergedResolved?.[key], tail);
-      if (inner.found || !Array.isArray(here.allOf)) return { ...inner, depth: inner.depth + 1 };
+      direct = { ...inner, depth: inner.depth + 1 };
+      if (inner.found || !Array.isArray(here.allOf)) return direct;
     }
     // api-smart-diff merges allOf members into one schema: look for the key in each member.
     if (isObject(here) && Array.isArray(here.allOf)) {
@@ -115,11 +117,17 @@ export function locate(doc, merged, path) {
           best = attempt;
         }
       });
-      if (best) return best;
+      if (best && (!direct || (best.found && !direct.found) || best.depth > direct.depth)) return best;
     }
+    if (direct) return direct;
     return { pointer: [...herePointer, ...rest], node: undefined, found: false, depth: 0 };
   };
   return walk(doc, [], merged, path);
+}
+
+/** The pointer of a located node once its own $ref (if any) is followed. */
+function resolvedPointer(doc, location) {
+  return location.node === undefined ? location.pointer : deref(doc, location.node, location.pointer).pointer;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -226,6 +234,22 @@ function normalizeVersionPin(doc) {
 // ---------------------------------------------------------------------------------------------------
 // Post-classifier
 
+// Schema constraints: which way a larger value moves the set of accepted values.
+const CONSTRAINT_KEYWORDS = {
+  maximum: "upper",
+  exclusiveMaximum: "upper",
+  maxLength: "upper",
+  maxItems: "upper",
+  maxProperties: "upper",
+  minimum: "lower",
+  exclusiveMinimum: "lower",
+  minLength: "lower",
+  minItems: "lower",
+  minProperties: "lower",
+  pattern: "both",
+  multipleOf: "both",
+};
+
 function typeSet(schema) {
   if (!isObject(schema) || schema.type === undefined) return undefined; // any type
   return new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
@@ -324,17 +348,108 @@ function classifySchemaChange(change, direction, context) {
       : ["non-breaking", "the request accepts more fields"];
   }
 
-  if (parentKey === "properties" && (action === "remove" || action === "rename")) {
+  if (parentKey === "properties") {
+    if (action === "add") {
+      return reads
+        ? ["non-breaking", "a new response field"]
+        : ["non-breaking", "a new request field (required ones are reported separately)"];
+    }
     if (reads) return ["breaking", "a field removed from a response breaks readers"];
     return undefined;
   }
 
-  if (parentKey === "allOf" && action === "remove" && reads) {
-    return ["breaking", "an allOf member removed from a response takes its fields away: readers break"];
+  const requiredIndex = keywordIndex("required");
+  if (requiredIndex >= 0) {
+    const { before, after } = schemasAt(requiredIndex);
+    const names = (schema) => (Array.isArray(schema?.required) ? schema.required : []);
+    const added = names(after).filter((n) => !names(before).includes(n));
+    const removed = names(before).filter((n) => !names(after).includes(n));
+    if (reads) {
+      return removed.length
+        ? ["breaking", `readers can no longer rely on ${removed.join(", ")} being present`]
+        : ["non-breaking", "more response fields are always present"];
+    }
+    return added.length
+      ? ["breaking", `callers must now send ${added.join(", ")}`]
+      : ["non-breaking", "fewer request fields are required"];
   }
 
-  if (key === "items" && action === "remove" && reads) {
-    return ["breaking", "the response is no longer an array of these items: readers break"];
+  if ((parentKey === "oneOf" || parentKey === "anyOf") && typeof key === "number" && action !== "replace") {
+    if (action === "add") {
+      return reads
+        ? ["breaking", `a new ${parentKey} alternative in a response: readers break`]
+        : ["non-breaking", `a new ${parentKey} alternative accepted in a request`];
+    }
+    return reads
+      ? ["non-breaking", `a response ${parentKey} alternative removed: readers are unaffected`]
+      : ["breaking", `a request ${parentKey} alternative removed: callers that send it break`];
+  }
+
+  if (parentKey === "allOf" && typeof key === "number" && action === "remove") {
+    return reads
+      ? ["breaking", "an allOf member removed from a response takes its fields away: readers break"]
+      : ["non-breaking", "an allOf member removed from a request: fewer constraints"];
+  }
+
+  if (key === "items") {
+    if (action === "remove") {
+      return reads
+        ? ["breaking", "the response is no longer an array of these items: readers break"]
+        : ["non-breaking", "request items are no longer constrained"];
+    }
+    if (action === "add") {
+      return reads
+        ? ["non-breaking", "response items are now described"]
+        : ["breaking", "request items are now constrained: callers may break"];
+    }
+  }
+
+  const bound = CONSTRAINT_KEYWORDS[key];
+  if (bound && parentKey !== "properties") {
+    const narrows =
+      action === "add" ||
+      (action === "replace" &&
+        (bound === "both" ||
+          (bound === "upper" && Number(change.after) < Number(change.before)) ||
+          (bound === "lower" && Number(change.after) > Number(change.before))));
+    const widens = action === "remove" || (action === "replace" && (bound === "both" || !narrows));
+    if (reads) {
+      return widens
+        ? ["breaking", `the response constraint \`${key}\` loosens: readers that rely on it break`]
+        : ["non-breaking", `the response constraint \`${key}\` tightens`];
+    }
+    return narrows
+      ? ["breaking", `the request constraint \`${key}\` tightens: callers break`]
+      : ["non-breaking", `the request constraint \`${key}\` loosens`];
+  }
+  return undefined;
+}
+
+/** Parameters added, removed or made required (an operation's own list or a shared component). */
+function classifyParameterChange(diff, context) {
+  const { path, action } = diff;
+  const index = path.lastIndexOf("parameters");
+  const isComponent = path[0] === "components" && index === 1;
+  const atParameter = isComponent ? path.length === 3 : index >= 0 && typeof path[index + 1] === "number";
+  if (!atParameter) return undefined;
+  const depth = isComponent ? 3 : index + 2;
+  if (path.length === depth && !isComponent) {
+    const parameter = deref(
+      context[action === "remove" ? "before" : "after"],
+      diff[action === "remove" ? "before" : "after"],
+      [],
+    ).node;
+    if (action === "add") {
+      return parameter?.required
+        ? ["breaking", "a new required request parameter breaks callers"]
+        : ["non-breaking", "a new optional request parameter"];
+    }
+    if (action === "remove") return ["breaking", "a request parameter removed: callers that send it break"];
+  }
+  if (path.length === depth + 1 && path.at(-1) === "required") {
+    return diff.after === true
+      ? ["breaking", "the parameter becomes required: callers that omit it break"]
+      : ["non-breaking", "the parameter becomes optional"];
   }
   return undefined;
 }
@@ -433,9 +548,16 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
     }
     for (const op of change.operations) if (!existing.operations.includes(op)) existing.operations.push(op);
     for (const d of change.directions) if (!existing.directions.includes(d)) existing.directions.push(d);
-    if (CLASS_RANK[change.class] > CLASS_RANK[existing.class]) {
+    // A class found in context (a rule, or the library on an operation) beats one found without it.
+    const withoutContext = (c) => c.basis === "library-without-context";
+    const replaces =
+      (withoutContext(existing) && !withoutContext(change)) ||
+      (withoutContext(existing) === withoutContext(change) &&
+        CLASS_RANK[change.class] > CLASS_RANK[existing.class]);
+    if (replaces) {
       existing.class = change.class;
       existing.reason = change.reason;
+      existing.basis = change.basis;
     }
   };
 
@@ -447,8 +569,8 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
       locateBefore: (p) => locate(before.doc, merged, p),
       locateAfter: (p) => locate(after.doc, merged, p),
     };
-    const parentBefore = context.locateBefore(path.slice(0, -1)).pointer;
-    const parentAfter = context.locateAfter(path.slice(0, -1)).pointer;
+    const parentBefore = resolvedPointer(before.doc, context.locateBefore(path.slice(0, -1)));
+    const parentAfter = resolvedPointer(after.doc, context.locateAfter(path.slice(0, -1)));
     // The change lies in one place of both documents when the walks cross the same $refs: then the
     // pointer is that place (inside a component when it is one); otherwise it is the dereferenced path.
     const sharedLocation =
@@ -491,6 +613,8 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
     const schemaStart = isSchemaPath(path);
     let changeClass = libraryClass(diff.type);
     let reason = `api-smart-diff: ${diff.type}`;
+    // Outside operations api-smart-diff does not know whether a schema is read or sent.
+    let basis = path[0] === "paths" ? "library" : "library-without-context";
     if (schemaStart >= 0) {
       const verdicts = directions
         .filter((d) => d === "request" || d === "response")
@@ -499,9 +623,16 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
       if (verdicts.length) {
         const verdict = verdicts.reduce((a, b) => (CLASS_RANK[b[0]] > CLASS_RANK[a[0]] ? b : a));
         [changeClass, reason] = verdict;
+        basis = "rule";
       }
     }
+    const parameterVerdict = classifyParameterChange(diff, context);
+    if (parameterVerdict) {
+      [changeClass, reason] = parameterVerdict;
+      basis = "rule";
+    }
     if (path[0] === "components" && path.length === 3) {
+      basis = "rule";
       [changeClass, reason] =
         diff.action === "remove"
           ? ["breaking", "a component removed: code that imports its generated type breaks"]
@@ -516,10 +647,28 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
     ) {
       changeClass = "annotation";
       reason = "documentation only";
+      basis = "rule";
+    }
+    const exampleIndex = path.findIndex(
+      (key, i) => (key === "examples" || key === "example") && path[i - 1] !== "properties",
+    );
+    if (exampleIndex >= 0) {
+      changeClass = "annotation";
+      reason = "an example changed (documentation only)";
+      basis = "rule";
+    }
+    const extension = path.find(
+      (key, i) => typeof key === "string" && key.startsWith("x-") && path[i - 1] !== "properties",
+    );
+    if (extension && exampleIndex < 0) {
+      changeClass = "annotation";
+      reason = `the \`${extension}\` extension changed (metadata; the parameters and schemas carry the contract)`;
+      basis = "rule";
     }
     if (path.at(-1) === "deprecated") {
       changeClass = "annotation";
       reason = "deprecation notice; nothing stops working yet";
+      basis = "rule";
     }
 
     record({
@@ -533,6 +682,7 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
       before: diff.before,
       after: diff.after,
       reason,
+      basis,
       library: { type: diff.type, description: diff.description },
     });
   }
@@ -551,6 +701,7 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
       before: pinnedBefore || undefined,
       after: pinnedAfter || undefined,
       reason: "the version switch itself: send the new value in X-Platform-Version",
+      basis: "rule",
       library: { type: "annotation", description: "normalized before comparison" },
     });
   }
