@@ -110,6 +110,15 @@ export function describeEveryOperation({ packageDir, createClient, pagination }:
       expect(server.requests.at(-1)!.headers).not.toHaveProperty("x-platform-version");
     });
 
+    it("passes the other openapi-fetch options through (querySerializer here)", async () => {
+      const operation = operations.find((candidate) => candidate.method === "get")!;
+      const { init } = buildRequest(bundle, operation, version);
+      server.respondWith(successResponse(bundle, operation).canned);
+      const client = createClient({ baseUrl: server.baseUrl, querySerializer: () => "serialized=by-caller" });
+      await (client as Record<string, CallMethod>).GET!(operation.path, init);
+      expect(server.requests.at(-1)!.rawQuery).toBe("serialized=by-caller");
+    });
+
     const cursorPaged = operations.filter((operation) => hasQuery(operation, "page[size]", "page[after]"));
     it.each(cursorPaged)(
       "$method $path sends cursor paging as page[size]=100&page[after]=abc",
