@@ -53,6 +53,8 @@ export function cursorPage<T>(
   size: number,
   after: string | undefined,
   before: string | undefined,
+  /** Whether the operation accepts `page[before]`; without it no `prev` link is offered. */
+  backwardLinks = true,
 ): Page<T> {
   if (!Number.isSafeInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
     throw new ApiError(400, `parameter page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`, "bad_request");
@@ -73,6 +75,6 @@ export function cursorPage<T>(
   const links: Page<T>["links"] = {};
   const base = { "page[after]": undefined, "page[before]": undefined, "page[size]": String(size) };
   if (end < items.length && start < end) links.next = linkTo(path, rawQuery, { ...base, "page[after]": encodeCursor(end - 1) });
-  if (start > 0) links.prev = linkTo(path, rawQuery, { ...base, "page[before]": encodeCursor(Math.min(start, items.length)) });
+  if (start > 0 && backwardLinks) links.prev = linkTo(path, rawQuery, { ...base, "page[before]": encodeCursor(Math.min(start, items.length)) });
   return { items: page, links };
 }

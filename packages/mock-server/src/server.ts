@@ -418,7 +418,8 @@ function sendResult(reply: FastifyReply, op: OperationInfo, request: FastifyRequ
     const before = result.query["page[before]"] as string | undefined;
     const optedOut = result.optInPaging && size === undefined && after === undefined && before === undefined;
     if (!optedOut) {
-      const slice = cursorPage(items, path, rawQuery, Number(size ?? 25), after, before);
+      const backward = op.parameters.some((p) => p.in === "query" && p.name === "page[before]");
+      const slice = cursorPage(items, path, rawQuery, Number(size ?? 25), after, before, backward);
       page = slice.items;
       links = slice.links;
     }

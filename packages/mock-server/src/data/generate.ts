@@ -104,7 +104,7 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
 
   buildBanking(data, person, rng.fork("person-banking"), ids, [bankOrder[0]!, bankOrder[1]!, bankOrder[2]!], "person");
   buildBanking(data, organisation, rng.fork("org-banking"), ids, [bankOrder[3]!, bankOrder[4]!, bankOrder[3]!], "organisation");
-  buildEnergy(data, person, rng.fork("person-energy"), ids, retailerOrder[0]!, 2);
+  buildEnergy(data, person, rng.fork("person-energy"), ids, retailerOrder[0]!, 3);
   buildEnergy(data, organisation, rng.fork("org-energy"), ids, retailerOrder[1]!, 2);
   addOtherConsents(data, rng.fork("other-consents"), ids);
 

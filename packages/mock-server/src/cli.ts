@@ -1,0 +1,99 @@
+/** `cdas-mock`: starts the sandbox and prints how to call it. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type ApiVersion, startMockServer, SUPPORTED_VERSIONS } from "./server.js";
+
+const HELP = `Usage: cdas-mock [options]
+
+Starts the CDAS sandbox: every version of the API (v1, v2, v3), served over HTTPS from the bundles.
+
+Options:
+  --port <n>              Port (default 4010; 0 picks a free one)
+  --host <addr>           Interface (default 127.0.0.1)
+  --seed <value>          Seed of the data set and credentials (default 1)
+  --token-ttl <seconds>   Token lifetime (default 3600)
+  --token-form <form>     access_token (default) or token
+  --default-version <v>   Version without X-Platform-Version (default v3)
+  --reference-date <d>    Last day of the data set, YYYY-MM-DD (default 2026-06-30)
+  --today <d|now>         "Today" of the 90-day default window (default: the reference date)
+  --ca-file <path>        Where to write the CA certificate (default: <tmp>/cdas-mock/ca-<port>.pem)
+  --plain-http            Serve plain HTTP instead of HTTPS (no certificate)
+  -h, --help              This help
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "4010" },
+      host: { type: "string", default: "127.0.0.1" },
+      seed: { type: "string", default: "1" },
+      "token-ttl": { type: "string" },
+      "token-form": { type: "string" },
+      "default-version": { type: "string" },
+      "reference-date": { type: "string" },
+      today: { type: "string" },
+      "ca-file": { type: "string" },
+      "plain-http": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  const defaultVersion = values["default-version"] as ApiVersion | undefined;
+  if (defaultVersion && !SUPPORTED_VERSIONS.includes(defaultVersion)) throw new Error(`--default-version must be one of ${SUPPORTED_VERSIONS.join(", ")}`);
+  const tokenForm = values["token-form"];
+  if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token") throw new Error("--token-form must be access_token or token");
+  const seed = /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  const server = await startMockServer({
+    port,
+    host: values.host,
+    seed,
+    tls: !values["plain-http"],
+    tokenTtlSeconds: values["token-ttl"] ? Number(values["token-ttl"]) : undefined,
+    tokenForm: tokenForm as "access_token" | "token" | undefined,
+    defaultVersion,
+    referenceDate: values["reference-date"],
+    today: values.today === "now" ? new Date() : values.today,
+  });
+
+  let caOption = "";
+  if (server.ca) {
+    const caFile = resolve(values["ca-file"] ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`));
+    mkdirSync(resolve(caFile, ".."), { recursive: true });
+    writeFileSync(caFile, server.ca);
+    caOption = `--cacert ${caFile} `;
+    process.stdout.write(`CA certificate: ${caFile}\n`);
+  }
+  const body = JSON.stringify({ client_id: server.clientId, client_secret: server.clientSecret });
+  process.stdout.write(
+    [
+      `CDAS sandbox listening on ${server.url} (versions ${SUPPORTED_VERSIONS.join(", ")}; default ${server.defaultVersion})`,
+      `Client id:     ${server.clientId}`,
+      `Client secret: ${server.clientSecret}`,
+      `Data: reference date ${server.referenceDate}, today ${server.today}`,
+      "",
+      "Get a token:",
+      `curl ${caOption}-X POST ${server.url}/v1/token -H 'content-type: application/json' -d '${body}'`,
+      "",
+    ].join("\n"),
+  );
+
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`cdas-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,205 @@
+/** Test helpers: a sandbox per suite, an HTTPS client trusting its CA, and response validation against the bundles. */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { Agent, request } from "undici";
+import { type MockServer, type MockServerOptions, startMockServer } from "../src/index.js";
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+export const VERSIONS = ["v1", "v2", "v3"] as const;
+export type Version = (typeof VERSIONS)[number];
+export const TODAY = "2026-06-30";
+
+type Json = Record<string, unknown>;
+
+export function loadBundle(version: string): Json {
+  const require = createRequire(import.meta.url);
+  return JSON.parse(readFileSync(require.resolve(`@cdas/spec/${version}.json`), "utf8")) as Json;
+}
+
+export interface Operation {
+  version: Version;
+  method: string;
+  path: string;
+  operationId: string;
+  operation: Json;
+}
+
+/** Every operation of a bundle, read from the document. */
+export function operationsOf(version: Version): Operation[] {
+  const bundle = loadBundle(version);
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(bundle.paths as Json)) {
+    for (const [method, operation] of Object.entries(item as Json)) {
+      if (typeof operation === "object" && operation && "operationId" in operation) {
+        out.push({ version, method: method.toUpperCase(), path, operationId: (operation as Json).operationId as string, operation: operation as Json });
+      }
+    }
+  }
+  return out;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  contentType: string;
+  text: string;
+  body: unknown;
+}
+
+export class Sandbox {
+  readonly agent: Agent;
+  private tokenCache?: string;
+
+  constructor(readonly server: MockServer) {
+    this.agent = new Agent({ connect: server.ca ? { ca: server.ca } : {}, connections: 16 });
+  }
+
+  static async start(options: MockServerOptions = {}): Promise<Sandbox> {
+    return new Sandbox(await startMockServer({ today: TODAY, ...options }));
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+    await this.server.close();
+  }
+
+  async call(
+    method: string,
+    path: string,
+    options: { version?: string; token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse> {
+    const headers: Record<string, string> = { accept: "application/json; charset=UTF-8", ...options.headers };
+    if (options.version) headers["x-platform-version"] = options.version;
+    const token = options.token === undefined ? await this.token() : options.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json; charset=UTF-8";
+    const response = await request(`${this.server.url}${path}`, { method: method as "GET", headers, body, dispatcher: this.agent });
+    const text = await response.body.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      contentType: String(response.headers["content-type"] ?? ""),
+      text,
+      body: parsed,
+    };
+  }
+
+  async token(credentials = { clientId: this.server.clientId, clientSecret: this.server.clientSecret }): Promise<string> {
+    if (this.tokenCache && credentials.clientId === this.server.clientId) return this.tokenCache;
+    const response = await this.call("POST", "/v1/token", {
+      token: null,
+      body: { client_id: credentials.clientId, client_secret: credentials.clientSecret },
+    });
+    if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${response.text}`);
+    const body = response.body as { access_token?: string; token?: string };
+    const token = body.access_token ?? body.token!;
+    if (credentials.clientId === this.server.clientId) this.tokenCache = token;
+    return token;
+  }
+
+  async get(path: string, version?: string): Promise<ApiResponse> {
+    return this.call("GET", path, { version });
+  }
+}
+
+const validators = new Map<string, ValidateFunction>();
+const ajvs = new Map<string, Ajv2020>();
+
+function ajvFor(version: string): Ajv2020 {
+  let ajv = ajvs.get(version);
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    for (const name of ["int32", "int64", "float", "double"]) ajv.addFormat(name, true);
+    ajv.addSchema(loadBundle(version), `bundle-${version}`);
+    ajvs.set(version, ajv);
+  }
+  return ajv;
+}
+
+const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+function resolveRef(bundle: Json, node: Json): { node: Json; pointer?: string } {
+  let current = node;
+  let pointer: string | undefined;
+  while (typeof current.$ref === "string") {
+    pointer = (current.$ref as string).slice(1);
+    current = pointer.split("/").slice(1).reduce<unknown>((n, k) => (n as Json)[k.replace(/~1/g, "/").replace(/~0/g, "~")], bundle) as Json;
+  }
+  return { node: current, pointer };
+}
+
+/**
+ * Asserts (by throwing) that a response is documented by the operation in the version's bundle:
+ * its status (exact, `4XX` or `default`), media type and body schema.
+ */
+export function assertDocumentedResponse(version: string, method: string, path: string, response: ApiResponse): void {
+  const bundle = loadBundle(version);
+  const operation = ((bundle.paths as Json)[path] as Json)[method.toLowerCase()] as Json;
+  const responses = operation.responses as Json;
+  const statusKey = [String(response.status), `${String(response.status)[0]}XX`, "default"].find((key) => key in responses);
+  if (!statusKey) throw new Error(`${version} ${method} ${path}: status ${response.status} is not documented (${response.text.slice(0, 200)})`);
+  const responsePointer = `/paths/${escape(path)}/${method.toLowerCase()}/responses/${escape(statusKey)}`;
+  const resolved = resolveRef(bundle, responses[statusKey] as Json);
+  const content = resolved.node.content as Json;
+  const mediaType = Object.keys(content)[0]!;
+  if (!response.contentType.toLowerCase().startsWith(mediaType)) {
+    throw new Error(`${version} ${method} ${path} ${response.status}: media type ${response.contentType}, documented ${mediaType}`);
+  }
+  const schemaPointer = `${resolved.pointer ?? responsePointer}/content/${escape(mediaType)}/schema`;
+  const key = `${version} ${schemaPointer}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajvFor(version).compile({ $ref: `bundle-${version}#${schemaPointer}` });
+    validators.set(key, validate);
+  }
+  if (!validate(response.body)) {
+    throw new Error(
+      `${version} ${method} ${path} ${response.status}: body does not match the bundle: ${JSON.stringify(validate.errors?.slice(0, 3))}`,
+    );
+  }
+}
+
+/** Asserts that a response is an error in the short shape outside any operation (unknown path, wrong method). */
+export function assertShortError(response: ApiResponse): void {
+  if (!response.contentType.startsWith("application/json")) throw new Error(`media type ${response.contentType}`);
+  const body = response.body as Json;
+  if (typeof body?.id !== "string" || typeof body.message !== "string" || typeof body.name !== "string") {
+    throw new Error(`not a ShortError: ${response.text}`);
+  }
+  const validate = ajvFor("v3").compile({ $ref: "bundle-v3#/components/schemas/ShortError" });
+  if (!validate(body)) throw new Error(`not a ShortError: ${JSON.stringify(validate.errors)}`);
+}
+
+/** The end users with data: the person and the organisation, from the end-user list. */
+export async function mainEndUsers(sandbox: Sandbox): Promise<{ person: string; organisation: string; all: string[] }> {
+  const response = await sandbox.get("/v1/end-users", "v2");
+  const users = response.body as { id: string }[];
+  const withAccounts: string[] = [];
+  for (const user of users) {
+    const accounts = await sandbox.get(`/v1/accounts?end_user_id=${user.id}`, "v2");
+    if ((accounts.body as { data: unknown[] }).data.length > 0) withAccounts.push(user.id);
+  }
+  const identities = await Promise.all(
+    withAccounts.map(async (id) => {
+      const identity = await sandbox.get(`/v1/identity?end_user_id=${id}`, "v2");
+      return { id, type: ((identity.body as { data: { type: string }[] }).data[0] ?? { type: "" }).type };
+    }),
+  );
+  return {
+    person: identities.find((i) => i.type === "PERSON")!.id,
+    organisation: identities.find((i) => i.type === "ORGANISATION")!.id,
+    all: users.map((u) => u.id),
+  };
+}
