@@ -1,0 +1,341 @@
+// Every row of the two versioning tables of the interface spec is found, and correctly classified, in
+// the change reports of the bundles: v1→v2 rows in v1-to-v2 and v1-to-v3, v2→v3 rows in v2-to-v3 and
+// v1-to-v3. Between v2 and v3 nothing else changes than the consent and end-user lists.
+import { describe, expect, it } from "vitest";
+import { loadSpec } from "../scripts/lib/load-spec.mjs";
+import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
+
+type Change = {
+  class: "breaking" | "non-breaking" | "annotation";
+  action: string;
+  pointer: string;
+  operations: string[];
+  before?: unknown;
+  after?: unknown;
+};
+type Report = { changes: Change[]; counts: Record<string, number> };
+
+const ACCOUNTS = "GET /v1/banking/accounts";
+const PRODUCT = "GET /v1/banking/products/{product_id}";
+const TRANSACTIONS = "GET /v1/banking/transactions";
+const IDENTITY = "GET /v1/common/identity";
+const CONSENT = "GET /v1/consent";
+const END_USERS = "GET /v1/end-users";
+
+// loadSpec reads dist/vN.json, or bundles the sources when the build has not run.
+const docs = Object.fromEntries(["v1", "v2", "v3"].map((v) => [v, loadSpec(v).doc]));
+const report = (from: string, to: string) => diffDocuments(docs[from], docs[to], { from, to }) as Report;
+const reports = {
+  "v1-to-v2": report("v1", "v2"),
+  "v2-to-v3": report("v2", "v3"),
+  "v1-to-v3": report("v1", "v3"),
+};
+
+/** Changes whose pointer matches, that are not examples (examples are documentation). */
+function find(r: Report, pointer: RegExp, action?: string): Change[] {
+  return r.changes.filter(
+    (c) => pointer.test(c.pointer) && (!action || c.action === action) && !/\/examples?\//.test(c.pointer),
+  );
+}
+
+/** Exactly one change matches; it has the class and reaches at least the operations given. */
+function expectOne(r: Report, pointer: RegExp, action: string, cls: Change["class"], operations: string[]) {
+  const found = find(r, pointer, action);
+  expect(
+    found.map((c) => c.pointer),
+    `${action} ${pointer}`,
+  ).toHaveLength(1);
+  expect(found[0]!.class, found[0]!.pointer).toBe(cls);
+  expect(found[0]!.operations).toEqual(expect.arrayContaining(operations));
+  return found[0]!;
+}
+
+type Row = { area: string; check: (r: Report) => void };
+
+/** The name of a parameter a change adds or removes, following a $ref into the document it lives in. */
+function parameterName(change: Change, doc: Record<string, unknown>): string | undefined {
+  const value = (change.action === "remove" ? change.before : change.after) as {
+    name?: string;
+    $ref?: string;
+  };
+  if (!value?.$ref) return value?.name;
+  const target = value.$ref
+    .slice(2)
+    .split("/")
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], doc);
+  return (target as { name?: string })?.name;
+}
+
+// Version 1 to 2 (only four GET responses change: identity, transactions, product detail, accounts).
+const V1_TO_V2: Row[] = [
+  {
+    area: "Rate tiers: minimum_value, maximum_value numbers become strings",
+    check: (r) => {
+      for (const bound of ["minimum_value", "maximum_value"]) {
+        const change = expectOne(r, new RegExp(`/properties/${bound}/type$`), "replace", "breaking", [
+          ACCOUNTS,
+          PRODUCT,
+        ]);
+        expect([change.before, change.after]).toEqual(["number", "string"]);
+      }
+    },
+  },
+  {
+    area: "applicability_conditions: one object becomes an array of conditions with rate_applicability_type",
+    check: (r) => {
+      const typeChange = expectOne(r, /ApplicabilityConditions?\/type$/, "replace", "breaking", [
+        ACCOUNTS,
+        PRODUCT,
+      ]);
+      expect([typeChange.before, typeChange.after]).toEqual(["object", "array"]);
+      for (const field of ["additional_info", "additional_info_uri"]) {
+        expectOne(r, new RegExp(`ApplicabilityConditions/properties/${field}$`), "remove", "breaking", [
+          ACCOUNTS,
+        ]);
+      }
+      const condition = r.changes.filter(
+        (c) =>
+          c.action === "add" &&
+          !/\/examples?\//.test(c.pointer) &&
+          JSON.stringify(c.after ?? "").includes("rate_applicability_type"),
+      );
+      expect(condition.length).toBeGreaterThan(0);
+      for (const c of condition) expect(c.class).toBe("non-breaking");
+    },
+  },
+  {
+    area: "Rate objects also have application_type",
+    check: (r) => {
+      for (const rate of ["DepositRate", "LendingRate"]) {
+        expectOne(r, new RegExp(`${rate}/.*properties/application_type$`), "add", "non-breaking", [
+          ACCOUNTS,
+          PRODUCT,
+        ]);
+      }
+    },
+  },
+  {
+    area: "Fees: flat amount and rates become fee_method_u_type with fixed_amount or rate_based",
+    check: (r) => {
+      for (const flat of [
+        "amount",
+        "balance_rate",
+        "transaction_rate",
+        "accrued_rate",
+        "accrual_frequency",
+      ]) {
+        expectOne(r, new RegExp(`/Fee/.*properties/${flat}$`), "remove", "breaking", [ACCOUNTS, PRODUCT]);
+      }
+      for (const nested of ["fee_method_u_type", "fixed_amount", "rate_based"]) {
+        expectOne(r, new RegExp(`/Fee/.*properties/${nested}$`), "add", "non-breaking", [ACCOUNTS, PRODUCT]);
+      }
+    },
+  },
+  {
+    area: "Fee discounts: flat amount and rates become discount_method_u_type with fixed_amount or rate_based",
+    check: (r) => {
+      for (const flat of ["amount", "accrued_rate", "balance_rate", "fee_rate", "transaction_rate"]) {
+        expectOne(r, new RegExp(`/FeeDiscount/.*properties/${flat}$`), "remove", "breaking", [
+          ACCOUNTS,
+          PRODUCT,
+        ]);
+      }
+      for (const nested of ["discount_method_u_type", "fixed_amount", "rate_based"]) {
+        expectOne(r, new RegExp(`/FeeDiscount/.*properties/${nested}$`), "add", "non-breaking", [ACCOUNTS]);
+      }
+    },
+  },
+  {
+    area: "fee_type: the set of values can change (validate loosely)",
+    // The bundles model fee_type as a plain string in both versions (the enumeration is not documented),
+    // so only its documentation changes: an annotation, and no change to its type or values.
+    check: (r) => {
+      const found = find(r, /\/properties\/fee_type\//);
+      expect(found.length).toBeGreaterThan(0);
+      for (const c of found) expect(c.class).toBe("annotation");
+      expect(find(r, /\/properties\/fee_type\/(type|enum)/)).toEqual([]);
+    },
+  },
+  {
+    area: "Account feature is_activated: boolean becomes a string",
+    check: (r) => {
+      const change = expectOne(r, /\/properties\/is_activated\/type$/, "replace", "breaking", [ACCOUNTS]);
+      expect([change.before, change.after]).toEqual(["boolean", "string"]);
+    },
+  },
+  {
+    area: "Transactions extended_data: nppPayload becomes npp_payload; service and x2p101_payload leave the root",
+    check: (r) => {
+      for (const removed of ["nppPayload", "service", "x2p101_payload"]) {
+        expectOne(r, new RegExp(`ExtendedData/properties/${removed}$`), "remove", "breaking", [TRANSACTIONS]);
+      }
+      const npp = expectOne(r, /ExtendedData\/properties\/npp_payload$/, "add", "non-breaking", [
+        TRANSACTIONS,
+      ]);
+      expect(Object.keys((npp.after as { properties: object }).properties)).toEqual(
+        expect.arrayContaining(["extended_description", "service", "service_version"]),
+      );
+      expectOne(r, /ExtendedData\/properties\/extension_u_type$/, "add", "non-breaking", [TRANSACTIONS]);
+    },
+  },
+  {
+    area: "Identity response: customer removed, identities[] unchanged",
+    check: (r) => {
+      expectOne(r, /\/properties\/customer$/, "remove", "breaking", [IDENTITY]);
+      const identities = r.changes.filter(
+        (c) => c.pointer.includes("identities") && c.class !== "annotation",
+      );
+      expect(identities).toEqual([]);
+    },
+  },
+];
+
+// Version 2 to 3 (only GET /consent and GET /end-users change).
+const V2_TO_V3: Row[] = [
+  {
+    area: "Consent list body: bare array becomes {consents: [...], links?}",
+    check: (r) => {
+      const type = expectOne(r, /ConsentList\/type$/, "replace", "breaking", [CONSENT]);
+      expect([type.before, type.after]).toEqual(["array", "object"]);
+      expectOne(r, /ConsentList\/properties\/consents$/, "add", "non-breaking", [CONSENT]);
+      expectOne(r, /ConsentList\/properties\/links$/, "add", "non-breaking", [CONSENT]);
+      const required = find(r, /ConsentList\/required/);
+      expect(required.map((c) => c.after)).toEqual(["consents"]);
+    },
+  },
+  {
+    area: "End-user list body: bare array becomes {end_users: [...], links?}; item fields unchanged",
+    check: (r) => {
+      const type = expectOne(r, /EndUserList\/type$/, "replace", "breaking", [END_USERS]);
+      expect([type.before, type.after]).toEqual(["array", "object"]);
+      expectOne(r, /EndUserList\/properties\/end_users$/, "add", "non-breaking", [END_USERS]);
+      expectOne(r, /EndUserList\/properties\/links$/, "add", "non-breaking", [END_USERS]);
+      const items = r.changes.filter(
+        (c) => /\/EndUser\/|properties\/(email|phone)/.test(c.pointer) && c.class !== "annotation",
+      );
+      expect(items).toEqual([]);
+    },
+  },
+  {
+    area: "Consent fields: snake_case becomes camelCase",
+    check: (r) => {
+      expectOne(r, /Consent\/properties\/arrangement_id$/, "remove", "breaking", [CONSENT]);
+      expectOne(r, /Consent\/properties\/arrangementId$/, "add", "non-breaking", [CONSENT]);
+      expect(find(r, /Consent\/properties\/active/)).toEqual([]);
+    },
+  },
+  {
+    area: "Error body of both lists: extended shape becomes short {id, message, name}",
+    check: (r) => {
+      for (const [op, path] of [
+        [CONSENT, "consent"],
+        [END_USERS, "end-users"],
+      ]) {
+        for (const status of ["400", "500"]) {
+          for (const field of ["fault", "temporary", "timeout"]) {
+            const pointer = new RegExp(`~1v1~1${path}/get/responses/${status}/.*/properties/${field}$`);
+            expectOne(r, pointer, "remove", "breaking", [op!]);
+          }
+        }
+      }
+    },
+  },
+  {
+    area: "Query expires_before: accepted, then no longer sent",
+    check: (r) => {
+      const withExpiresBefore = [CONSENT, END_USERS].filter((op) => {
+        const [method, path] = op.split(" ");
+        const parameters = docs.v2.paths[path!][method!.toLowerCase()].parameters as {
+          name?: string;
+          $ref?: string;
+        }[];
+        return JSON.stringify(parameters).includes("expires_before");
+      });
+      expect(withExpiresBefore.length).toBeGreaterThan(0);
+      const removals = r.changes.filter(
+        (c) => c.action === "remove" && parameterName(c, docs.v2) === "expires_before",
+      );
+      expect(removals.flatMap((c) => c.operations).sort()).toEqual(withExpiresBefore.sort());
+      for (const c of removals) expect(c.class).toBe("breaking");
+    },
+  },
+  {
+    area: "Paging: page[size], page[after], page[before] (opt-in)",
+    check: (r) => {
+      for (const op of [CONSENT, END_USERS]) {
+        for (const name of ["page[size]", "page[after]", "page[before]"]) {
+          const added = r.changes.filter(
+            (c) => c.action === "add" && c.operations.includes(op) && parameterName(c, docs.v3) === name,
+          );
+          expect(
+            added.map((c) => c.class),
+            `${op} ${name}`,
+          ).toEqual(["non-breaking"]);
+        }
+      }
+    },
+  },
+  {
+    area: "Versioning rule 3: the version header is required on both lists in version 3",
+    check: (r) => {
+      for (const op of [CONSENT, END_USERS]) {
+        const required = r.changes.filter(
+          (c) => c.operations.includes(op) && c.pointer.endsWith("/required") && c.after === true,
+        );
+        expect(
+          required.map((c) => c.class),
+          op,
+        ).toEqual(["breaking"]);
+      }
+    },
+  },
+];
+
+describe.each([
+  ["v1-to-v2", V1_TO_V2],
+  ["v1-to-v3", V1_TO_V2],
+  ["v2-to-v3", V2_TO_V3],
+  ["v1-to-v3", V2_TO_V3],
+] as const)("%s report", (name, rows) => {
+  it.each(rows.map((row) => [row.area, row] as const))("%s", (_area, row) => {
+    row.check(reports[name]);
+  });
+});
+
+describe("scope of each step", () => {
+  const documentLevel = (c: Change) => c.operations.length === 0;
+
+  it("v2 to v3 changes nothing but the consent and end-user lists (and the document's own version)", () => {
+    const r = reports["v2-to-v3"];
+    expect(r.counts.breaking).toBeGreaterThan(0);
+    for (const change of r.changes) {
+      if (documentLevel(change)) {
+        expect(change.class, change.pointer).toBe("annotation");
+        expect(change.pointer).toMatch(/^\/info\/|^\(X-Platform-Version header/);
+      } else {
+        expect([CONSENT, END_USERS], change.pointer).toEqual(expect.arrayContaining(change.operations));
+      }
+    }
+  });
+
+  it("v1 to v2 changes only the identity, transactions, product detail and accounts responses", () => {
+    const operations = new Set(reports["v1-to-v2"].changes.flatMap((c) => c.operations));
+    expect([...operations].sort()).toEqual([ACCOUNTS, TRANSACTIONS, PRODUCT, IDENTITY].sort());
+    for (const change of reports["v1-to-v2"].changes.filter((c) => !documentLevel(c))) {
+      expect(
+        change.pointer.includes("/parameters/") || change.pointer.includes("requestBody"),
+        change.pointer,
+      ).toBe(false);
+    }
+  });
+
+  it("v1 to v3 holds every change of both steps that the later step does not undo", () => {
+    const key = (c: Change) => `${c.action} ${c.pointer} ${c.class}`;
+    const combined = new Set(reports["v1-to-v3"].changes.map(key));
+    const operationChanges = [...reports["v1-to-v2"].changes, ...reports["v2-to-v3"].changes].filter(
+      (c) => !documentLevel(c) && c.class !== "annotation",
+    );
+    expect(operationChanges.length).toBeGreaterThan(0);
+    for (const change of operationChanges) expect(combined.has(key(change)), key(change)).toBe(true);
+  });
+});
