@@ -56,7 +56,7 @@ export function describeEveryOperation({ packageDir, createClient, pagination }:
       expect(new Set(operations.map((operation) => operation.path)).size).toBeGreaterThanOrEqual(25);
     });
 
-    it.each(operations)("$method $path ($operationId)", async (operation) => {
+    it.each(named(operations))("%s", async (_, operation) => {
       const request = buildRequest(bundle, operation, version);
       const response = successResponse(bundle, operation);
       server.respondWith(response.canned);
@@ -85,7 +85,7 @@ export function describeEveryOperation({ packageDir, createClient, pagination }:
     });
 
     const withError = operations.filter((operation) => errorResponse(bundle, operation) !== undefined);
-    it.each(withError)("$method $path returns its documented error body as error", async (operation) => {
+    it.each(named(withError, "returns its documented error body as error"))("%s", async (_, operation) => {
       const request = buildRequest(bundle, operation, version);
       const documented = errorResponse(bundle, operation)!;
       server.respondWith(documented.canned);
@@ -120,24 +120,21 @@ export function describeEveryOperation({ packageDir, createClient, pagination }:
     });
 
     const cursorPaged = operations.filter((operation) => hasQuery(operation, "page[size]", "page[after]"));
-    it.each(cursorPaged)(
-      "$method $path sends cursor paging as page[size]=100&page[after]=abc",
-      async (operation) => {
-        const required = requiredQuery(bundle, operation, version);
-        server.respondWith(successResponse(bundle, operation).canned);
-        await call(operation.method, operation.path, {
-          params: {
-            path: pathParameters(bundle, operation, version),
-            query: { ...required, "page[size]": 100, "page[after]": "abc" },
-          },
-        });
-        const expected = [serializeQuery(required), PAGE_QUERY].filter(Boolean).join("&");
-        expect(server.requests.at(-1)!.rawQuery).toBe(expected);
-      },
-    );
+    it.each(named(cursorPaged, `sends cursor paging as ${PAGE_QUERY}`))("%s", async (_, operation) => {
+      const required = requiredQuery(bundle, operation, version);
+      server.respondWith(successResponse(bundle, operation).canned);
+      await call(operation.method, operation.path, {
+        params: {
+          path: pathParameters(bundle, operation, version),
+          query: { ...required, "page[size]": 100, "page[after]": "abc" },
+        },
+      });
+      const expected = [serializeQuery(required), PAGE_QUERY].filter(Boolean).join("&");
+      expect(server.requests.at(-1)!.rawQuery).toBe(expected);
+    });
 
     const offsetPaged = operations.filter((operation) => hasQuery(operation, "limit", "offset"));
-    it.each(offsetPaged)("$method $path sends offset paging as limit=100&offset=200", async (operation) => {
+    it.each(named(offsetPaged, "sends offset paging as limit=100&offset=200"))("%s", async (_, operation) => {
       const required = requiredQuery(bundle, operation, version);
       server.respondWith(successResponse(bundle, operation).canned);
       await call(operation.method, operation.path, {
@@ -157,6 +154,14 @@ export function describeEveryOperation({ packageDir, createClient, pagination }:
       expect(pagination).toEqual(declared);
     });
   });
+}
+
+/** Test cases titled `GET /v1/accounts (listAccounts)`, followed by what the test checks. */
+function named(operations: BundleOperation[], check = ""): [string, BundleOperation][] {
+  return operations.map((operation) => [
+    `${operation.method.toUpperCase()} ${operation.path} (${operation.operationId}) ${check}`.trim(),
+    operation,
+  ]);
 }
 
 interface BuiltRequest {
