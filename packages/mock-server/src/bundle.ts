@@ -55,8 +55,12 @@ export interface OperationInfo {
   validatePath: ValidateFunction;
   validateHeaders: ValidateFunction;
   validateBody: ValidateFunction | null;
+  /** Top-level members the request body schema names; others are refused (catches misspelt fields). */
+  bodyProperties: Set<string> | null;
   /** Default values of parameters, by name. */
   defaults: Map<string, unknown>;
+  /** Query parameters typed integer or number: their text must be a plain decimal literal. */
+  numericQuery: Map<string, "integer" | "number">;
 }
 
 export interface VersionBundle {
@@ -180,13 +184,20 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       };
 
       let validateBody: ValidateFunction | null = null;
+      let bodyProperties: Set<string> | null = null;
       let bodyRequired = false;
       if (operation.requestBody) {
         const { node: body, pointer: bodyPointer } = resolveLocal(document, operation.requestBody, `${opPointer}/requestBody`);
         bodyRequired = body.required === true;
         const content = (body.content ?? {}) as JsonObject;
         const mediaType = Object.keys(content).find((type) => type.includes("json"));
-        if (mediaType) validateBody = bodyAjv.compile(ref(`${bodyPointer}/content/${escapePointer(mediaType)}/schema`));
+        if (mediaType) {
+          const schemaPointer = `${bodyPointer}/content/${escapePointer(mediaType)}/schema`;
+          validateBody = bodyAjv.compile(ref(schemaPointer));
+          const schema = resolveLocal(document, getPointer(document, schemaPointer), schemaPointer).node;
+          const properties = schema.properties as JsonObject | undefined;
+          if (properties && schema.additionalProperties !== true) bodyProperties = new Set(Object.keys(properties));
+        }
       }
 
       const errors = new Map<string, ErrorResponseInfo>();
@@ -213,6 +224,13 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       const scopes = [...new Set(security.flatMap((requirement) => Object.values(requirement).flat() as string[]))];
       const paging = operation["x-cdas-pagination"] as Pagination | undefined;
 
+      const numericQuery = new Map<string, "integer" | "number">();
+      for (const p of parameters) {
+        if (p.in !== "query") continue;
+        const pointer = schemaPointers.get(`query:${p.name}`)!;
+        const type = resolveLocal(document, p.schema, pointer).node.type;
+        if (type === "integer" || type === "number") numericQuery.set(p.name, type);
+      }
       const defaults = new Map<string, unknown>();
       for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
 
@@ -232,7 +250,9 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
         validatePath: paramAjv.compile(objectSchema("path", true)),
         validateHeaders: paramAjv.compile(objectSchema("header", false, true)),
         validateBody,
+        bodyProperties,
         defaults,
+        numericQuery,
       });
     }
   }

@@ -34,6 +34,9 @@ import { type Client, TokenStore } from "./tokens.js";
 export const SUPPORTED_VERSIONS = ["v1", "v2", "v3"] as const;
 export type ApiVersion = (typeof SUPPORTED_VERSIONS)[number];
 const VERSION_HEADER = "x-platform-version";
+// Query numbers are plain decimal literals: no hex, no blanks, no empty value (Ajv coercion would take them).
+const INTEGER_TEXT = /^-?\d{1,16}$/;
+const NUMBER_TEXT = /^-?(\d{1,16}(\.\d{1,16})?|\.\d{1,16})$/;
 
 export interface MockServerOptions {
   /** Port to listen on; 0 (the default) picks a free port. */
@@ -358,6 +361,12 @@ async function runOperation(op: OperationInfo, request: FastifyRequest, state: S
   }
 
   const rawQuery = { ...(request.query as Record<string, unknown>) };
+  for (const [name, type] of op.numericQuery) {
+    const value = rawQuery[name];
+    if (typeof value === "string" && !(type === "integer" ? INTEGER_TEXT : NUMBER_TEXT).test(value)) {
+      throw new ApiError(400, `parameter ${name} must be of type ${type}`, "invalid_field_type");
+    }
+  }
   const query: Record<string, unknown> = { ...rawQuery };
   if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
   const params: Record<string, unknown> = { ...(request.params as Record<string, unknown>) };
@@ -381,6 +390,10 @@ async function runOperation(op: OperationInfo, request: FastifyRequest, state: S
         throw new ApiError(400, "request body is not valid JSON", "bad_request");
       }
       if (op.validateBody && !op.validateBody(body)) throw validationError(op.validateBody.errors![0]!, "body");
+      if (op.bodyProperties && body && typeof body === "object" && !Array.isArray(body)) {
+        const unknown = Object.keys(body).find((key) => !op.bodyProperties!.has(key));
+        if (unknown !== undefined) throw new ApiError(400, `body field body.${unknown} is not allowed here`, "bad_request");
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 /** Every operation of every version answers with a response its version's bundle documents. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, mainEndUsers, operationsOf, Sandbox, VERSIONS } from "./helpers.js";
+import { assertDocumentedResponse, mainEndUsers, operationsOf, Sandbox, VERSIONS, validRequests as requestsFor } from "./helpers.js";
 
 let sandbox: Sandbox;
 let users: Awaited<ReturnType<typeof mainEndUsers>>;
@@ -11,76 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-type Call = { method?: string; path: string; body?: unknown; token?: null };
-
-/** A valid request for each operation, for a given end user. */
-function validRequests(operationId: string, endUser: string): Call[] {
-  const server = sandbox.server;
-  const byUser = (path: string) => [{ path: `${path}?end_user_id=${endUser}` }];
-  switch (operationId) {
-    case "createToken":
-      return [{ method: "POST", path: "/v1/token", token: null, body: { client_id: server.clientId, client_secret: server.clientSecret } }];
-    case "createAuthSession":
-      return [
-        {
-          method: "POST",
-          path: "/v1/auth/session",
-          body: { end_user_id: endUser, institution_id: "inst_westpac", redirect_uri: "https://app.example.com.au/done", cancel_uri: "https://app.example.com.au/cancel" },
-        },
-      ];
-    case "listInstitutions":
-      return [
-        { path: `/v1/institutions?client_id=${server.clientId}` },
-        { path: `/v1/institutions?client_id=${server.clientId}&industry=energy&institution_mode=recommended`, token: null },
-      ];
-    case "listAccounts":
-      return [{ path: `/v1/accounts?end_user_id=${endUser}&limit=3&offset=1` }];
-    case "listTransactions":
-      return [{ path: `/v1/transactions?end_user_id=${endUser}&from_date=2024-01-01&limit=50` }];
-    case "listServicePoints":
-      return byUser("/v1/service-points");
-    case "listConcessions":
-      return byUser("/v1/concessions");
-    case "listIdentities":
-      return byUser("/v1/identity");
-    case "listIncome":
-      return byUser("/v1/income");
-    case "listScheduledPayments":
-      return byUser("/v1/scheduled-payments");
-    case "listPayees":
-      return byUser("/v1/payees");
-    case "listProducts":
-      return byUser("/v1/products");
-    case "listEnergyBalances":
-      return byUser("/v1/energy-balances");
-    case "listBankingAccounts":
-      return [{ path: `/v1/banking/accounts?end_user_id=${endUser}&page%5Bsize%5D=1000` }];
-    case "listDirectDebits":
-      return byUser("/v1/banking/acccounts/direct-debits");
-    case "listBankingScheduledPayments":
-      return byUser("/v1/banking/payments/scheduled");
-    case "listBankingProducts":
-      return [{ path: "/v1/banking/products?institution_id=inst_cba&page%5Bsize%5D=1000" }, { path: "/v1/banking/products" }];
-    case "getBankingProduct":
-      return ["everyday", "saver", "card", "mortgage", "term"].map((key) => ({ path: `/v1/banking/products/prd_cba_${key}` }));
-    case "listBankingTransactions":
-      return [{ path: "/v1/banking/transactions" }];
-    case "listDerRecords":
-      return byUser("/v1/energy/der");
-    case "listEnergyAccountBalances":
-      return byUser("/v1/energy/balances");
-    case "listEnergyPlans":
-      return [{ path: "/v1/energy/plans?retailer_id=agl&status=all&page%5Bsize%5D=1000" }, { path: "/v1/energy/plans?institution_id=inst_origin" }];
-    case "getCommonIdentity":
-      return [{ path: "/v1/common/identity" }];
-    case "listConsents":
-      return [{ path: "/v1/consent" }];
-    case "listEndUsers":
-      return [{ path: "/v1/end-users" }];
-    default:
-      throw new Error(`no valid request written for ${operationId}: add one to contract.test.ts`);
-  }
-}
+const validRequests = (operationId: string, endUser: string) => requestsFor(sandbox.server, operationId, endUser);
 
 /** Counts the records in a success body, wherever the list sits. */
 function recordCount(body: unknown): number {

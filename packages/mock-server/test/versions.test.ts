@@ -1,0 +1,127 @@
+/** X-Platform-Version chooses the shape; v1, v2 and v3 are derived from the same data. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertDocumentedResponse, mainEndUsers, Sandbox } from "./helpers.js";
+
+let sandbox: Sandbox;
+let users: Awaited<ReturnType<typeof mainEndUsers>>;
+beforeAll(async () => {
+  sandbox = await Sandbox.start({ defaultVersion: "v2" });
+  users = await mainEndUsers(sandbox);
+});
+afterAll(() => sandbox.close());
+
+type Json = Record<string, any>;
+
+describe("version choice", () => {
+  it("uses the default version without the header and refuses an unsupported one with a 400 naming the header", async () => {
+    const path = `/v1/banking/products/prd_cba_saver`;
+    const implicit = await sandbox.call("GET", path);
+    expect(implicit.status).toBe(200);
+    assertDocumentedResponse("v2", "GET", "/v1/banking/products/{product_id}", implicit);
+    expect(implicit.body).toEqual((await sandbox.get(path, "v2")).body);
+    for (const value of ["v4", "V2", "2", ""]) {
+      const response = await sandbox.call("GET", path, { headers: { "x-platform-version": value } });
+      expect(response.status, value).toBe(400);
+      expect((response.body as Json).message).toContain("X-Platform-Version");
+    }
+  });
+
+  it("v3 requires the header on the consent and end-user lists when it is the default", async () => {
+    const v3Default = await Sandbox.start({ defaultVersion: "v3" });
+    try {
+      const response = await v3Default.call("GET", "/v1/consent");
+      expect(response.status).toBe(400);
+      assertDocumentedResponse("v3", "GET", "/v1/consent", response);
+      expect((await v3Default.get("/v1/consent", "v3")).status).toBe(200);
+    } finally {
+      await v3Default.close();
+    }
+  });
+});
+
+describe("v1 and v2 shapes of the same data", () => {
+  it("product detail: numeric vs string tiers, one vs many applicability conditions, flat vs nested fees, rate array names", async () => {
+    const path = "/v1/banking/products/prd_cba_saver";
+    const v1 = ((await sandbox.get(path, "v1")).body as Json).product;
+    const v2 = ((await sandbox.get(path, "v2")).body as Json).product;
+    expect(v1.depositRates).toBeDefined();
+    expect(v1.deposit_rates).toBeUndefined();
+    const tier1 = v1.depositRates[0].tiers[0];
+    const tier2 = v2.deposit_rates[0].tiers[0];
+    expect(typeof tier1.maximum_value).toBe("number");
+    expect(tier2.maximum_value).toBe(tier1.maximum_value.toFixed(2));
+    expect(Array.isArray(v1.depositRates[0].applicability_conditions)).toBe(false);
+    expect(Array.isArray(v2.deposit_rates[0].applicability_conditions)).toBe(true);
+    expect(v2.deposit_rates[0].application_type).toBeDefined();
+    expect(v1.depositRates[0].application_type).toBeUndefined();
+    expect(v2.deposit_rates.map((r: Json) => r.rate)).toEqual(v1.depositRates.map((r: Json) => r.rate));
+
+    const fees1 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v1")).body as Json).product.fees;
+    const fees2 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v2")).body as Json).product.fees;
+    expect(fees1[0].amount).toBe(fees2[0].fixed_amount.amount);
+    expect(fees2[0].fee_method_u_type).toBe("fixedAmount");
+    expect(fees1[1].transaction_rate).toBe(fees2[1].rate_based.rate);
+    expect(fees2[1].fee_method_u_type).toBe("rateBased");
+    expect(fees1[0].discounts[0].amount).toBe(fees2[0].discounts[0].fixed_amount.amount);
+  });
+
+  it("accounts: is_activated boolean in v1, string enum in v2", async () => {
+    const path = `/v1/banking/accounts?end_user_id=${users.person}&page%5Bsize%5D=1000`;
+    const v1 = ((await sandbox.get(path, "v1")).body as Json).accounts;
+    const v2 = ((await sandbox.get(path, "v2")).body as Json).accounts;
+    expect(v1.map((a: Json) => a.account_id)).toEqual(v2.map((a: Json) => a.account_id));
+    const features1 = v1.flatMap((a: Json) => a.features);
+    const features2 = v2.flatMap((a: Json) => a.features);
+    expect(features1.length).toBeGreaterThan(0);
+    expect(features1.every((f: Json) => typeof f.is_activated === "boolean")).toBe(true);
+    expect(features2.map((f: Json) => f.is_activated)).toEqual(features1.map((f: Json) => (f.is_activated ? "ACTIVATED" : "NOT_ACTIVATED")));
+  });
+
+  it("banking transactions: nppPayload with root service in v1, npp_payload with extension_u_type in v2", async () => {
+    const v1 = ((await sandbox.get("/v1/banking/transactions", "v1")).body as Json).transactions.filter((t: Json) => t.extended_data);
+    const v2 = ((await sandbox.get("/v1/banking/transactions", "v2")).body as Json).transactions.filter((t: Json) => t.extended_data);
+    expect(v1.length).toBeGreaterThan(0);
+    expect(v1.map((t: Json) => t.transaction_id)).toEqual(v2.map((t: Json) => t.transaction_id));
+    expect(v1[0].extended_data.nppPayload).toBeDefined();
+    expect(v1[0].extended_data.service).toBeDefined();
+    expect(v1[0].extended_data.x2p101_payload).toBeDefined();
+    expect(v2[0].extended_data).toMatchObject({ extension_u_type: "nppPayload", npp_payload: { service: v1[0].extended_data.service } });
+    expect(v2[0].extended_data.service).toBeUndefined();
+    expect(v2[0].extended_data.x2p101_payload).toBeUndefined();
+  });
+
+  it("common identity: customer in v1 only, identities unchanged", async () => {
+    const v1 = (await sandbox.get("/v1/common/identity", "v1")).body as Json;
+    const v2 = (await sandbox.get("/v1/common/identity", "v2")).body as Json;
+    expect(v1.customer).toBeDefined();
+    expect(v2.customer).toBeUndefined();
+    expect(v2.identities).toEqual(v1.identities);
+  });
+
+  it("consents: snake_case bare array in v1 and v2, camelCase envelope in v3", async () => {
+    const v2 = (await sandbox.get("/v1/consent", "v2")).body as Json[];
+    const v3 = ((await sandbox.get("/v1/consent", "v3")).body as Json).consents as Json[];
+    expect(v3.map((c) => c.arrangementId)).toEqual(v2.map((c) => c.arrangement_id));
+    expect(v3.map((c) => c.active)).toEqual(v2.map((c) => c.active));
+    const expiring = (await sandbox.get("/v1/consent?expires_before=2026-07-01", "v1")).body as Json[];
+    expect(expiring).toEqual(v2.filter((c) => c.expires_at < "2026-07-01"));
+    expect((await sandbox.get("/v1/consent?expires_before=2026-07-01", "v3")).status).toBe(400);
+  });
+});
+
+describe("determinism", () => {
+  it("the same seed gives the same data; another seed gives other data", async () => {
+    const path = (user: string) => `/v1/transactions?end_user_id=${user}&limit=50`;
+    const again = await Sandbox.start({ defaultVersion: "v2" });
+    const other = await Sandbox.start({ seed: 2 });
+    try {
+      const againUsers = await mainEndUsers(again);
+      expect(againUsers).toEqual(users);
+      expect((await again.get(path(users.person), "v2")).body).toEqual((await sandbox.get(path(users.person), "v2")).body);
+      const otherUsers = await mainEndUsers(other);
+      expect(otherUsers.person).not.toBe(users.person);
+    } finally {
+      await Promise.all([again.close(), other.close()]);
+    }
+  });
+});
