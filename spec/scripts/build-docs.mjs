@@ -2,7 +2,7 @@
 // Renders the docs site from the bundles in dist/: one Redoc reference per version (bundle inlined, no
 // network), the change reports of every pair of versions (Markdown and JSON in dist/changes/, HTML in
 // dist/docs/changes/) and an index page. Usage: node scripts/build-docs.mjs [--dist <dir>]
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -26,8 +26,20 @@ function versionOrder(a, b) {
   return Number(a.slice(1)) - Number(b.slice(1));
 }
 
+function renderReference(bundle, output) {
+  return new Promise((resolve, reject) => {
+    execFile(
+      REDOCLY,
+      ["build-docs", bundle, "--inlineBundle", "--output", output],
+      { cwd: SPEC_DIR, env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
+      (error, _stdout, stderr) =>
+        error ? reject(new Error(`redocly build-docs ${bundle}: ${stderr}`)) : resolve(),
+    );
+  });
+}
+
 /** Builds the site from `distDir`/vN.json into `distDir`/docs and `distDir`/changes; returns figures. */
-export function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console.log } = {}) {
+export async function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console.log } = {}) {
   const started = performance.now();
   const versions = readdirSync(distDir)
     .filter((name) => /^v\d+\.json$/.test(name))
@@ -44,24 +56,26 @@ export function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console
 
   const figures = { versions, references: {}, reports: {} };
   const documents = {};
-  for (const version of versions) {
-    const bundle = path.join(distDir, `${version}.json`);
-    documents[version] = JSON.parse(readFileSync(bundle, "utf8"));
-    const output = path.join(docsDir, `${version}.html`);
-    const t0 = performance.now();
-    execFileSync(REDOCLY, ["build-docs", bundle, "--inlineBundle", "--output", output], {
-      cwd: SPEC_DIR,
-      env: { ...process.env, REDOCLY_TELEMETRY: "off" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    const page = finishReferencePage(readFileSync(output, "utf8"), { versions, current: version });
-    writeFileSync(output, page);
-    for (const ext of ["json", "yaml"]) {
-      const source = path.join(distDir, `${version}.${ext}`);
-      if (existsSync(source)) copyFileSync(source, path.join(docsDir, `${version}.${ext}`));
-    }
-    figures.references[version] = { bytes: Buffer.byteLength(page), ms: Math.round(performance.now() - t0) };
-  }
+  // The three Redoc renders run side by side (each is a separate redocly process).
+  await Promise.all(
+    versions.map(async (version) => {
+      const bundle = path.join(distDir, `${version}.json`);
+      documents[version] = JSON.parse(readFileSync(bundle, "utf8"));
+      const output = path.join(docsDir, `${version}.html`);
+      const t0 = performance.now();
+      await renderReference(bundle, output);
+      const page = finishReferencePage(readFileSync(output, "utf8"), { versions, current: version });
+      writeFileSync(output, page);
+      for (const ext of ["json", "yaml"]) {
+        const source = path.join(distDir, `${version}.${ext}`);
+        if (existsSync(source)) copyFileSync(source, path.join(docsDir, `${version}.${ext}`));
+      }
+      figures.references[version] = {
+        bytes: Buffer.byteLength(page),
+        ms: Math.round(performance.now() - t0),
+      };
+    }),
+  );
 
   const reports = {};
   for (const [from, to] of versionPairs(versions)) {
@@ -93,7 +107,8 @@ export function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console
 
   writeFileSync(path.join(docsDir, "index.html"), renderIndex({ versions, documents, reports }));
   figures.totalMs = Math.round(performance.now() - started);
-  for (const [version, { bytes, ms }] of Object.entries(figures.references)) {
+  for (const version of versions) {
+    const { bytes, ms } = figures.references[version];
     log(`docs: ${version}.html ${Math.round(bytes / 1024)} KiB in ${ms} ms`);
   }
   for (const [name, r] of Object.entries(figures.reports)) {
@@ -108,9 +123,9 @@ export function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { dist: { type: "string" } } });
   try {
-    buildDocs({ distDir: values.dist ? path.resolve(values.dist) : undefined });
+    await buildDocs({ distDir: values.dist ? path.resolve(values.dist) : undefined });
   } catch (error) {
-    process.stderr.write(`build-docs: ${error.message}\n${error.stderr ?? ""}`);
+    process.stderr.write(`build-docs: ${error.message}\n`);
     process.exitCode = 1;
   }
 }

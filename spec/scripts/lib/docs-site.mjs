@@ -29,7 +29,7 @@ const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
 
 const NAV_STYLE = `<style>
 header.site{display:flex;gap:18px;align-items:center;padding:8px 24px;border-bottom:1px solid #dfe3ea;
-background:#f6f8fb;font:14px/1.4 system-ui,sans-serif;position:sticky;top:0;z-index:1000;flex-wrap:wrap}
+background:#f6f8fb;font:14px/1.4 system-ui,sans-serif;position:relative;z-index:1000;flex-wrap:wrap}
 header.site a{color:#2450b2;text-decoration:none} header.site a[aria-current="page"]{font-weight:700;text-decoration:underline}
 </style>`;
 

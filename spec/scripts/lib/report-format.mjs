@@ -122,6 +122,7 @@ table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 1
 th, td { border: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fb; }
 code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all; }
+td.ops code { white-space: nowrap; word-break: normal; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
 .badge.breaking { background: var(--breaking); } .badge.non-breaking { background: var(--nonbreaking); }
 .badge.annotation { background: var(--annotation); } .badge.same { background: #c8ced8; color: #1d2330; }
@@ -151,7 +152,7 @@ export function formatHtml(report, { versions = [], prefix = "../", pairLinks = 
       .map(
         (c) => `<tr class="change ${changeClass}">
 <td><span class="badge ${changeClass}">${changeClass}</span> ${escapeHtml(c.summary)}</td>
-<td>${c.operations.length ? c.operations.map((op) => `<code>${escapeHtml(op)}</code>`).join("<br>") : '<span class="muted">(document)</span>'}</td>
+<td class="ops">${c.operations.length ? c.operations.map((op) => `<code>${escapeHtml(op)}</code>`).join("<br>") : '<span class="muted">(document)</span>'}</td>
 <td><code>${escapeHtml(c.pointer)}</code></td>
 <td><code>${escapeHtml(shortValue(c.before))}</code></td>
 <td><code>${escapeHtml(shortValue(c.after))}</code></td>

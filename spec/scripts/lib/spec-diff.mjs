@@ -515,7 +515,8 @@ function describe(diff, context, pointerTokens) {
   const schemaStart = isSchemaPath(path);
   const field = schemaStart >= 0 ? fieldName(path, schemaStart) : "";
   let what;
-  if (parentKey === "properties") what = `field \`${field}\` ${verb}`;
+  if (path[0] === "components" && path.length === 3) what = verb;
+  else if (parentKey === "properties") what = `field \`${field}\` ${verb}`;
   else if (parameterIndex >= 0 && parameterIndex === path.length - 2) what = verb;
   else if (typeof key === "number") {
     const value = JSON.stringify(action === "remove" ? diff.before : diff.after) ?? "";

@@ -1,0 +1,310 @@
+// The docs site in headless Chromium (Debian's package, driven by playwright-core) with the network cut
+// off from everything but loopback: each reference lists its version's operations and shows an
+// operation's parameters and response schema, the version links work, the change reports show their
+// breaking changes, pages also work from the file system, and no request leaves loopback.
+// Screenshots of every page go to reports/screenshots/ (test artifacts, not committed).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildDocs } from "../scripts/build-docs.mjs";
+import { startStaticServer } from "../scripts/lib/static-server.mjs";
+
+const SPEC_DIR = path.resolve(import.meta.dirname, "..");
+const DOCS_DIR = path.join(SPEC_DIR, "dist", "docs");
+const SCREENSHOTS = path.join(SPEC_DIR, "reports", "screenshots");
+const CHROMIUM = "/usr/bin/chromium";
+const VERSIONS = ["v1", "v2", "v3"] as const;
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
+
+type Operation = {
+  method: string;
+  path: string;
+  summary: string;
+  tag: string;
+  parameters: Record<string, unknown>[];
+  responseFields: string[];
+};
+
+let context: BrowserContext;
+let server: { url: string; close: () => Promise<void> };
+let profileDir: string;
+const outsideRequests: string[] = [];
+const loopbackRequests: string[] = [];
+
+/** Resolves a local $ref inside a bundle. */
+function resolve<T>(doc: Record<string, unknown>, node: unknown): T {
+  let current = node as { $ref?: string };
+  while (current?.$ref) {
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .reduce<unknown>((n, key) => (n as Record<string, unknown>)[key], doc) as { $ref?: string };
+  }
+  return current as T;
+}
+
+/** The operations of a bundle, with their query/path parameters and the top-level fields of the 200 body. */
+function operationsOf(version: string): Operation[] {
+  const doc = JSON.parse(readFileSync(path.join(SPEC_DIR, "dist", `${version}.json`), "utf8"));
+  const operations: Operation[] = [];
+  for (const [p, item] of Object.entries<Record<string, Record<string, unknown>>>(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const parameters = ((op.parameters as unknown[]) ?? []).map((x) =>
+        resolve<Record<string, unknown>>(doc, x),
+      );
+      const ok = resolve<{ content?: Record<string, { schema?: unknown }> }>(
+        doc,
+        (op.responses as Record<string, unknown>)?.["200"] ??
+          (op.responses as Record<string, unknown>)?.["201"],
+      );
+      // Redoc lists the fields of the body, or of its items when the body is a bare array.
+      let schema = resolve<{ properties?: Record<string, unknown>; items?: unknown }>(
+        doc,
+        ok?.content?.["application/json"]?.schema,
+      );
+      if (schema?.items) schema = resolve(doc, schema.items);
+      operations.push({
+        method,
+        path: p,
+        summary: String(op.summary),
+        tag: String((op.tags as string[])[0]),
+        parameters,
+        responseFields: Object.keys(schema?.properties ?? {}),
+      });
+    }
+  }
+  return operations;
+}
+
+async function newPage(): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function slugOf(tag: string) {
+  return tag.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+
+/** Opens a reference and waits for Redoc to hydrate the sidebar. */
+async function openReference(page: Page, url: string) {
+  await page.goto(url);
+  await page.locator(`${MENU_ITEM}.menu-item-type-group`).first().waitFor();
+}
+
+/** The sidebar group of a tag; clicking it opens the group (and collapses others). */
+function tagGroup(page: Page, tag: string) {
+  return page
+    .locator(`${MENU_ITEM}.menu-item-type-group`)
+    .filter({ hasText: new RegExp(`^${escapeRegExp(tag)}`) });
+}
+
+/** Every operation listed in the sidebar, group by group ("<summary><method>"). */
+async function listedOperations(page: Page): Promise<string[]> {
+  const groups = page.locator(`${MENU_ITEM}.menu-item-type-group`);
+  const listed: string[] = [];
+  for (let i = 0; i < (await groups.count()); i++) {
+    await groups.nth(i).click();
+    const items = groups.nth(i).locator(`${MENU_ITEM}.menu-item-type-operation`);
+    await items.first().waitFor();
+    listed.push(...(await items.evaluateAll((els) => els.map((el) => el.textContent?.trim() ?? ""))));
+  }
+  return listed;
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  if (!existsSync(path.join(DOCS_DIR, "index.html"))) await buildDocs({ log: () => {} });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  server = await startStaticServer({ root: DOCS_DIR, host: "127.0.0.1", port: 0 });
+  profileDir = mkdtempSync(path.join(tmpdir(), "cdas-docs-chromium-"));
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  // Cut the network off: anything that is not loopback, a file or inline data is recorded and aborted.
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    const local = ["file:", "data:", "blob:"].includes(url.protocol) || LOOPBACK_HOSTS.has(url.hostname);
+    if (local) {
+      loopbackRequests.push(url.href);
+      return route.continue();
+    }
+    outsideRequests.push(url.href);
+    return route.abort("internetdisconnected");
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  expect(outsideRequests, "requests that tried to leave loopback").toEqual([]);
+});
+
+describe("index page", () => {
+  it("lists the versions, marks what each version changes and links the change reports", async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}index.html`);
+    for (const version of VERSIONS) {
+      await expect(
+        page.locator(`section[data-version="${version}"] h2 a`).getAttribute("href"),
+      ).resolves.toBe(`${version}.html`);
+    }
+    const reportLinks = await page
+      .locator('[data-testid="reports"] tbody a[href$=".html"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(reportLinks.sort()).toEqual([
+      "changes/v1-to-v2.html",
+      "changes/v1-to-v3.html",
+      "changes/v2-to-v3.html",
+    ]);
+
+    // The matrix marks, per version, the operations that differ from the version before.
+    const changedIn = async (column: number) =>
+      page
+        .locator('[data-testid="matrix"] tbody tr')
+        .evaluateAll(
+          (rows, col) =>
+            rows
+              .filter((row) => row.children[col]?.getAttribute("data-changed") === "yes")
+              .map((row) => row.children[0]?.textContent),
+          column,
+        );
+    expect((await changedIn(2)).sort()).toEqual([
+      "GET /v1/banking/accounts",
+      "GET /v1/banking/products/{product_id}",
+      "GET /v1/banking/transactions",
+      "GET /v1/common/identity",
+    ]);
+    expect((await changedIn(3)).sort()).toEqual(["GET /v1/consent", "GET /v1/end-users"]);
+    await screenshot(page, "index");
+    await page.close();
+  });
+});
+
+describe.each(VERSIONS)("%s reference", (version) => {
+  const operations = operationsOf(version);
+
+  it("lists every operation of the version", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}${version}.html`);
+    await expect(page.title()).resolves.toContain(`(${version})`);
+    const listed = await listedOperations(page);
+    expect(listed).toHaveLength(operations.length);
+    for (const op of operations) {
+      expect(listed, op.summary).toContain(`${op.summary}${op.method}`);
+    }
+    await screenshot(page, `${version}-reference`);
+    await page.close();
+  });
+
+  it("opening an operation shows its parameters and response schema", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}${version}.html`);
+    // The consent list differs most between versions; accounts has the richest parameters.
+    for (const target of ["GET /v1/consent", "GET /v1/banking/accounts"]) {
+      const op = operations.find((o) => `${o.method.toUpperCase()} ${o.path}` === target)!;
+      const group = tagGroup(page, op.tag);
+      await group.click();
+      await group.locator(`${MENU_ITEM}.menu-item-type-operation`, { hasText: op.summary }).first().click();
+      await page.waitForURL((url) => url.hash.length > 2 && !url.hash.endsWith(`/${slugOf(op.tag)}`));
+      const sectionId = decodeURIComponent(new URL(page.url()).hash.slice(2));
+      const section = page.locator(`[id="${sectionId}"]`);
+      await expect(section.locator("h1, h2").first().textContent()).resolves.toContain(op.summary);
+      for (const parameter of op.parameters.filter((p) => p.in === "query")) {
+        const id = `${sectionId}/t=request&in=query&path=${parameter.name}`;
+        await expect(page.locator(`[id="${id}"]`).isVisible(), id).resolves.toBe(true);
+      }
+      expect(op.responseFields.length, `${version} ${target} response fields`).toBeGreaterThan(0);
+      for (const field of op.responseFields) {
+        const id = `${sectionId}/t=response&c=200&path=${field}`;
+        await expect(page.locator(`[id="${id}"]`).isVisible(), id).resolves.toBe(true);
+      }
+      await screenshot(page, `${version}-${op.path.split("/").pop()}`);
+    }
+    await page.close();
+  });
+
+  it("links to the other versions and to the index", async () => {
+    const page = await newPage();
+    const other = VERSIONS[(VERSIONS.indexOf(version) + 1) % VERSIONS.length]!;
+    await page.goto(`${server.url}${version}.html`);
+    await page.locator('[data-testid="site-nav"]').getByText(`${other} reference`).click();
+    await page.waitForURL(`**/${other}.html`);
+    await page.locator(`${MENU_ITEM}.menu-item-type-group`).first().waitFor();
+    await expect(page.title()).resolves.toContain(`(${other})`);
+    await page.locator('[data-testid="site-nav"]').getByText("All versions").click();
+    await page.waitForURL("**/index.html");
+    await expect(page.locator("h1").textContent()).resolves.toContain("API reference");
+    await page.close();
+  });
+});
+
+describe("change report pages", () => {
+  it.each([
+    ["v1-to-v2", "is_activated"],
+    ["v2-to-v3", "arrangement_id"],
+    ["v1-to-v3", "expires_before"],
+  ])("%s shows its breaking changes", async (name, expectedText) => {
+    const report = JSON.parse(readFileSync(path.join(DOCS_DIR, "changes", `${name}.json`), "utf8"));
+    expect(report.counts.breaking).toBeGreaterThan(0);
+    const page = await newPage();
+    await page.goto(`${server.url}changes/${name}.html`);
+    const rows = page.locator("#breaking tr.change.breaking");
+    await expect(rows.count()).resolves.toBe(report.counts.breaking);
+    await expect(page.locator("#breaking").textContent()).resolves.toContain(expectedText);
+    await expect(page.locator('[data-testid="counts"]').textContent()).resolves.toContain(
+      `${report.counts.breaking} breaking`,
+    );
+    await screenshot(page, `changes-${name}`);
+    await page.goBack().catch(() => {});
+    await page.close();
+  });
+});
+
+describe("from the file system", () => {
+  it("the index opens and its version links lead to a rendered reference", async () => {
+    const page = await newPage();
+    await page.goto(pathToFileURL(path.join(DOCS_DIR, "index.html")).href);
+    await page.locator('section[data-version="v2"] h2 a').click();
+    await page.waitForURL("**/v2.html");
+    await page.locator(`${MENU_ITEM}.menu-item-type-group`).first().waitFor();
+    await expect(page.title()).resolves.toContain("(v2)");
+    await page.locator('[data-testid="site-nav"]').getByText("Change reports").click();
+    await page.locator('a[href="changes/v2-to-v3.html"]').first().click();
+    await expect(page.locator("#breaking tr.change.breaking").count()).resolves.toBeGreaterThan(0);
+    await screenshot(page, "file-changes-v2-to-v3");
+    await page.close();
+  });
+
+  it("the checks above saw the pages' own requests (the network filter was active)", () => {
+    expect(loopbackRequests.some((url) => url.startsWith(server.url))).toBe(true);
+    expect(loopbackRequests.some((url) => url.startsWith("file:"))).toBe(true);
+  });
+});
