@@ -1,4 +1,6 @@
+import type * as Published from "@cdas/client-v2";
 import { describe, expectTypeOf, it } from "vitest";
+import type * as Source from "../src/index.js";
 import {
   type AccountList,
   type BankingAccount,
@@ -86,5 +88,17 @@ describe("what every version rejects", () => {
       // @ts-expect-error page[size] is a number
       params: { query: { end_user_id: "eu_2f9c81d4", "page[size]": "100" } },
     });
+  });
+});
+
+describe("the published declarations (dist/index.d.ts, through the package name)", () => {
+  it("carry exactly the source's types", () => {
+    expectTypeOf<Published.paths>().toEqualTypeOf<Source.paths>();
+    expectTypeOf<Published.components>().toEqualTypeOf<Source.components>();
+    expectTypeOf<Published.operations>().toEqualTypeOf<Source.operations>();
+    expectTypeOf<Published.Client>().toEqualTypeOf<Source.Client>();
+    expectTypeOf<typeof Published.createClient>().toEqualTypeOf<typeof Source.createClient>();
+    expectTypeOf<typeof Published.pagination>().toEqualTypeOf<typeof Source.pagination>();
+    expectTypeOf<typeof Published.apiVersion>().toEqualTypeOf<"v2">();
   });
 });
