@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Generates the client package in the working directory from its version's bundle (see its redocly.yaml):
-// src/generated/schema.ts (openapi-typescript) and src/generated/pagination.ts (x-cdas-pagination).
+// src/generated/schema.ts (openapi-typescript), pagination.ts (x-cdas-pagination) and api-version.ts.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
