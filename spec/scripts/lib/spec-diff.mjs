@@ -726,9 +726,9 @@ function buildReport(changes, beforeDoc, afterDoc, from, to) {
   }
   const describeDoc = (doc, label) => ({ label, title: doc?.info?.title, version: doc?.info?.version });
   return {
+    generatedBy: "pnpm spec:diff (api-smart-diff 1.0.6 and the @cdas/spec post-classifier)",
     from: describeDoc(beforeDoc, from),
     to: describeDoc(afterDoc, to),
-    tool: "api-smart-diff 1.0.6 with the @cdas/spec post-classifier",
     counts,
     operations: Object.fromEntries(Object.entries(byOperation).sort(([a], [b]) => a.localeCompare(b))),
     changes,
