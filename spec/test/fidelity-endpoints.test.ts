@@ -19,7 +19,7 @@ import {
   VERSIONS,
   type Version,
 } from "./helpers";
-import { type EndpointSpec, endpoints, PATHS, type ParamSpec } from "./interface-model";
+import { COMPONENT_NAMES, type EndpointSpec, endpoints, PATHS, type ParamSpec } from "./interface-model";
 
 const json = (value: unknown) => JSON.stringify(value);
 const sameSchema = (doc: Node, a: unknown, b: unknown) =>
@@ -111,6 +111,15 @@ describe("General rules", () => {
         .map((e) => `${e.method} ${e.path}`)
         .sort(),
     );
+  });
+
+  it.each(VERSIONS)("%s components.schemas has every contract name of the brief", (version) => {
+    const names = Object.keys(loadBundle(version).components?.schemas ?? {});
+    const expected = [...COMPONENT_NAMES, "DepositRate", "RateTier", "Fee"];
+    expect(
+      expected.filter((name) => !names.includes(name)),
+      "missing",
+    ).toEqual([]);
   });
 
   it.each(VERSIONS)("%s the direct-debits path keeps its three c letters", (version) => {
@@ -541,6 +550,20 @@ describe("Errors", () => {
     (version, _l, e) => {
       for (const shape of errorShapes(version, e))
         expect(shape.mediaTypes, shape.status).toEqual(["application/vnd.goa.error"]);
+    },
+  );
+
+  it.each(endpointRows((e) => e.family === "summary" || e.family === "token"))(
+    "%s %s: shape not documented, so the open UndocumentedError",
+    (version, _l, e) => {
+      const doc = loadBundle(version);
+      const op = operation(doc, e.path, e.method);
+      expect(errorStatuses(op).length).toBeGreaterThan(0);
+      for (const status of errorStatuses(op)) {
+        for (const media of Object.values(deref(doc, op.responses[status]).content ?? {})) {
+          sameSchema(doc, (media as Node).schema, component(doc, "UndocumentedError"));
+        }
+      }
     },
   );
 
