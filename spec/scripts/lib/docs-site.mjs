@@ -58,7 +58,7 @@ function countsSpans(counts) {
 
 function countsBadges(counts, href) {
   if (!counts) return '<span class="badge same">unchanged</span>';
-  return `<a href="${href}">${countsSpans(counts)}</a>`;
+  return `<a class="badges" href="${href}">${countsSpans(counts)}</a>`;
 }
 
 /**
@@ -72,7 +72,7 @@ export function renderIndex({ versions, documents, reports }) {
       const previous = versions[i - 1];
       const report = previous ? reports[pairName(previous, version)] : undefined;
       const changeLine = report
-        ? `<p>Compared with ${previous}: <a href="changes/${pairName(previous, version)}.html">${countsSpans(report.counts)}</a> in ${Object.keys(report.operations).length} operations.</p>`
+        ? `<p>Compared with ${previous}: <a class="badges" href="changes/${pairName(previous, version)}.html">${countsSpans(report.counts)}</a> in ${Object.keys(report.operations).length} operations.</p>`
         : "<p>The first version.</p>";
       return `<section class="card" data-version="${version}">
 <h2><a href="${version}.html">${escapeHtml(version)}</a></h2>

@@ -129,6 +129,7 @@ td.ops code { white-space: nowrap; word-break: normal; }
 .badge.breaking { background: var(--breaking); } .badge.non-breaking { background: var(--nonbreaking); }
 .badge.annotation { background: var(--annotation); } .badge.same { background: #c8ced8; color: #1d2330; }
 .muted { color: var(--muted); }
+a.badges { text-decoration: none; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 16px; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; }
 .card h2 { margin: 0 0 6px; }
