@@ -82,7 +82,11 @@ function escapePointer(segment: string): string {
 }
 
 /** Follows a local `$ref` chain inside the document; returns the target node and its pointer. */
-export function resolveLocal(document: JsonObject, node: unknown, pointer: string): { node: JsonObject; pointer: string } {
+export function resolveLocal(
+  document: JsonObject,
+  node: unknown,
+  pointer: string,
+): { node: JsonObject; pointer: string } {
   let current = node as JsonObject;
   let currentPointer = pointer;
   for (let hops = 0; hops < 20 && current && typeof current.$ref === "string"; hops++) {
@@ -114,7 +118,8 @@ export function createAjv(options: { coerceTypes: boolean }): Ajv2020 {
     discriminator: false,
   });
   addFormats(ajv);
-  for (const name of ["int32", "int64", "float", "double", "byte", "binary", "password"]) ajv.addFormat(name, true);
+  for (const name of ["int32", "int64", "float", "double", "byte", "binary", "password"])
+    ajv.addFormat(name, true);
   return ajv;
 }
 
@@ -153,8 +158,12 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       const parameters: ParameterInfo[] = [];
       const schemaPointers = new Map<string, string>();
       const rawParams = [
-        ...((pathItem.parameters as unknown[]) ?? []).map((p, i) => [p, `${pathItemPointer}/parameters/${i}`] as const),
-        ...((operation.parameters as unknown[]) ?? []).map((p, i) => [p, `${opPointer}/parameters/${i}`] as const),
+        ...((pathItem.parameters as unknown[]) ?? []).map(
+          (p, i) => [p, `${pathItemPointer}/parameters/${i}`] as const,
+        ),
+        ...((operation.parameters as unknown[]) ?? []).map(
+          (p, i) => [p, `${opPointer}/parameters/${i}`] as const,
+        ),
       ];
       for (const [raw, pointer] of rawParams) {
         const { node, pointer: resolvedPointer } = resolveLocal(document, raw, pointer);
@@ -172,12 +181,15 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
 
       const objectSchema = (location: string, closed: boolean, caseInsensitive = false) => {
         const selected = parameters.filter(
-          (p) => p.in === location && !(location === "header" && p.name.toLowerCase() === "x-platform-version"),
+          (p) =>
+            p.in === location && !(location === "header" && p.name.toLowerCase() === "x-platform-version"),
         );
         const key = (name: string) => (caseInsensitive ? name.toLowerCase() : name);
         return {
           type: "object",
-          properties: Object.fromEntries(selected.map((p) => [key(p.name), ref(schemaPointers.get(`${p.in}:${p.name}`)!)])),
+          properties: Object.fromEntries(
+            selected.map((p) => [key(p.name), ref(schemaPointers.get(`${p.in}:${p.name}`)!)]),
+          ),
           required: selected.filter((p) => p.required).map((p) => key(p.name)),
           additionalProperties: !closed,
         };
@@ -187,7 +199,11 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       let bodyProperties: Set<string> | null = null;
       let bodyRequired = false;
       if (operation.requestBody) {
-        const { node: body, pointer: bodyPointer } = resolveLocal(document, operation.requestBody, `${opPointer}/requestBody`);
+        const { node: body, pointer: bodyPointer } = resolveLocal(
+          document,
+          operation.requestBody,
+          `${opPointer}/requestBody`,
+        );
         bodyRequired = body.required === true;
         const content = (body.content ?? {}) as JsonObject;
         const mediaType = Object.keys(content).find((type) => type.includes("json"));
@@ -196,7 +212,8 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
           validateBody = bodyAjv.compile(ref(schemaPointer));
           const schema = resolveLocal(document, getPointer(document, schemaPointer), schemaPointer).node;
           const properties = schema.properties as JsonObject | undefined;
-          if (properties && schema.additionalProperties !== true) bodyProperties = new Set(Object.keys(properties));
+          if (properties && schema.additionalProperties !== true)
+            bodyProperties = new Set(Object.keys(properties));
         }
       }
 
@@ -205,7 +222,11 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       const responses = (operation.responses ?? {}) as JsonObject;
       for (const [status, rawResponse] of Object.entries(responses)) {
         const responsePointer = `${opPointer}/responses/${escapePointer(status)}`;
-        const { node: response, pointer: resolvedResponsePointer } = resolveLocal(document, rawResponse, responsePointer);
+        const { node: response, pointer: resolvedResponsePointer } = resolveLocal(
+          document,
+          rawResponse,
+          responsePointer,
+        );
         const content = (response.content ?? {}) as JsonObject;
         const [mediaType] = Object.keys(content);
         if (!mediaType) continue;
@@ -220,8 +241,11 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       }
 
       const security = (operation.security as JsonObject[] | undefined) ?? globalSecurity ?? [];
-      const optional = security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
-      const scopes = [...new Set(security.flatMap((requirement) => Object.values(requirement).flat() as string[]))];
+      const optional =
+        security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
+      const scopes = [
+        ...new Set(security.flatMap((requirement) => Object.values(requirement).flat() as string[])),
+      ];
       const paging = operation["x-cdas-pagination"] as Pagination | undefined;
 
       const numericQuery = new Map<string, "integer" | "number">();
@@ -260,7 +284,10 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
 }
 
 /** A readable sentence naming the field an Ajv error is about. */
-export function describeValidationError(error: ErrorObject, location: "query" | "path" | "header" | "body"): {
+export function describeValidationError(
+  error: ErrorObject,
+  location: "query" | "path" | "header" | "body",
+): {
   field: string;
   message: string;
   name: string;
@@ -273,7 +300,11 @@ export function describeValidationError(error: ErrorObject, location: "query" | 
   if (error.keyword === "required") segments.push(String(params.missingProperty));
   if (error.keyword === "additionalProperties") segments.push(String(params.additionalProperty));
   const field =
-    location === "body" ? ["body", ...segments].join(".") : segments.length > 0 ? segments.join(".") : location;
+    location === "body"
+      ? ["body", ...segments].join(".")
+      : segments.length > 0
+        ? segments.join(".")
+        : location;
   const where = location === "body" ? "body field" : location === "header" ? "header" : "parameter";
   switch (error.keyword) {
     case "required":
@@ -281,7 +312,11 @@ export function describeValidationError(error: ErrorObject, location: "query" | 
     case "additionalProperties":
       return { field, message: `${where} ${field} is not allowed here`, name: "bad_request" };
     case "type":
-      return { field, message: `${where} ${field} must be of type ${String(params.type)}`, name: "invalid_field_type" };
+      return {
+        field,
+        message: `${where} ${field} must be of type ${String(params.type)}`,
+        name: "invalid_field_type",
+      };
     case "enum":
       return {
         field,
@@ -289,7 +324,11 @@ export function describeValidationError(error: ErrorObject, location: "query" | 
         name: "bad_request",
       };
     case "format":
-      return { field, message: `${where} ${field} must be a valid ${String(params.format)}`, name: "invalid_field_type" };
+      return {
+        field,
+        message: `${where} ${field} must be a valid ${String(params.format)}`,
+        name: "invalid_field_type",
+      };
     default:
       return { field, message: `${where} ${field} ${error.message ?? "is invalid"}`, name: "bad_request" };
   }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type ApiVersion, startMockServer, SUPPORTED_VERSIONS } from "./server.js";
+import { type ApiVersion, SUPPORTED_VERSIONS, startMockServer } from "./server.js";
 
 const HELP = `Usage: cdas-mock [options]
 
@@ -45,9 +45,11 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   const defaultVersion = values["default-version"] as ApiVersion | undefined;
-  if (defaultVersion && !SUPPORTED_VERSIONS.includes(defaultVersion)) throw new Error(`--default-version must be one of ${SUPPORTED_VERSIONS.join(", ")}`);
+  if (defaultVersion && !SUPPORTED_VERSIONS.includes(defaultVersion))
+    throw new Error(`--default-version must be one of ${SUPPORTED_VERSIONS.join(", ")}`);
   const tokenForm = values["token-form"];
-  if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token") throw new Error("--token-form must be access_token or token");
+  if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token")
+    throw new Error("--token-form must be access_token or token");
   const seed = /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   const server = await startMockServer({
     port,
@@ -63,7 +65,9 @@ async function main(): Promise<void> {
 
   let caOption = "";
   if (server.ca) {
-    const caFile = resolve(values["ca-file"] ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`));
+    const caFile = resolve(
+      values["ca-file"] ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`),
+    );
     mkdirSync(resolve(caFile, ".."), { recursive: true });
     writeFileSync(caFile, server.ca);
     caOption = `--cacert ${caFile} `;

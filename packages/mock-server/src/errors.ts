@@ -36,11 +36,17 @@ export function errorResponseFor(op: OperationInfo | undefined, status: number):
 /** The status the operation documents for this condition: the status itself when documented, else 400. */
 export function documentedStatus(op: OperationInfo | undefined, status: number): number {
   if (!op) return status;
-  if (op.errors.has(String(status)) || op.errors.has(`${String(status)[0]}XX`) || op.errors.has("default")) return status;
+  if (op.errors.has(String(status)) || op.errors.has(`${String(status)[0]}XX`) || op.errors.has("default"))
+    return status;
   return 400;
 }
 
-export function errorBody(info: ErrorResponseInfo, message: string, name: string, status: number): Record<string, unknown> {
+export function errorBody(
+  info: ErrorResponseInfo,
+  message: string,
+  name: string,
+  status: number,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { id: randomUUID(), message, name };
   if (info.extended) {
     body.fault = status >= 500;

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import type { OperationInfo } from "./bundle.js";
-import { addDays } from "./dates.js";
 import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./data/model.js";
 import * as views from "./data/views.js";
+import { addDays } from "./dates.js";
 import { ApiError } from "./errors.js";
 import type { TokenStore } from "./tokens.js";
 
@@ -29,6 +29,8 @@ export class SandboxState {
   readonly endUsersById: Map<string, EndUser>;
   readonly transactionsByUser: Map<string, Transaction[]>;
   readonly sessions = new Map<string, AuthSessionRecord>();
+  /** Results of transaction filters, by filter (the data never changes, so they stay valid). */
+  readonly filteredTransactions = new Map<string, Transaction[]>();
 
   constructor(
     readonly data: DataSet,
@@ -75,8 +77,19 @@ export type HandlerResult =
 
 type Handler = (context: HandlerContext) => HandlerResult;
 
-function list<T>(context: HandlerContext, items: T[], serialize: (item: T) => unknown, optInPaging = false): HandlerResult {
-  return { kind: "list", items, serialize: serialize as (item: never) => unknown, query: context.query, optInPaging };
+function list<T>(
+  context: HandlerContext,
+  items: T[],
+  serialize: (item: T) => unknown,
+  optInPaging = false,
+): HandlerResult {
+  return {
+    kind: "list",
+    items,
+    serialize: serialize as (item: never) => unknown,
+    query: context.query,
+    optInPaging,
+  };
 }
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
@@ -114,24 +127,40 @@ export const handlers: Record<string, Handler> = {
     if (body.end_user_id !== undefined && !state.endUsersById.has(body.end_user_id)) {
       throw new ApiError(400, "body field end_user_id names no end user of this team", "bad_request");
     }
-    if (body.institution_id !== undefined && !state.data.institutions.some((i) => i.id === body.institution_id)) {
+    if (
+      body.institution_id !== undefined &&
+      !state.data.institutions.some((i) => i.id === body.institution_id)
+    ) {
       throw new ApiError(400, "body field institution_id names no institution", "bad_request");
     }
     const id = `as_${randomBytes(4).toString("hex")}`;
     const sessionId = `sess_${randomBytes(4).toString("hex")}`;
     const expiresAt = Math.floor(state.now() / 1000) + 900;
-    state.sessions.set(sessionId, { id, sessionId, endUserId: body.end_user_id, institutionId: body.institution_id, expiresAt });
+    state.sessions.set(sessionId, {
+      id,
+      sessionId,
+      endUserId: body.end_user_id,
+      institutionId: body.institution_id,
+      expiresAt,
+    });
     return {
       kind: "body",
-      body: { auth_url: `https://auth.cdas.example/consent/${id}?sess_id=${sessionId}`, expires_at: expiresAt, id, session_id: sessionId },
+      body: {
+        auth_url: `https://auth.cdas.example/consent/${id}?sess_id=${sessionId}`,
+        expires_at: expiresAt,
+        id,
+        session_id: sessionId,
+      },
     };
   },
 
   listInstitutions(context) {
     const { query, state } = context;
-    if (query.client_id !== state.clientId) throw new ApiError(400, "parameter client_id is not this team's client identifier", "bad_request");
+    if (query.client_id !== state.clientId)
+      throw new ApiError(400, "parameter client_id is not this team's client identifier", "bad_request");
     let institutions = state.data.institutions;
-    if (query.industry !== undefined) institutions = institutions.filter((i) => i.industry === query.industry);
+    if (query.industry !== undefined)
+      institutions = institutions.filter((i) => i.industry === query.industry);
     if (query.institution_mode === "recommended") institutions = institutions.filter((i) => i.recommended);
     const sessId = text(query.sess_id);
     if (sessId !== undefined) {
@@ -146,9 +175,12 @@ export const handlers: Record<string, Handler> = {
   listAccounts(context) {
     const { query } = context;
     let accounts = byUser(context.state.data.accounts, context);
-    if (query.institution_id !== undefined) accounts = accounts.filter((a) => a.institutionId === query.institution_id);
-    if (query.product_category !== undefined) accounts = accounts.filter((a) => a.category === query.product_category);
-    if (query.open_status !== undefined) accounts = accounts.filter((a) => a.openStatus === query.open_status);
+    if (query.institution_id !== undefined)
+      accounts = accounts.filter((a) => a.institutionId === query.institution_id);
+    if (query.product_category !== undefined)
+      accounts = accounts.filter((a) => a.category === query.product_category);
+    if (query.open_status !== undefined)
+      accounts = accounts.filter((a) => a.openStatus === query.open_status);
     return list(context, accounts, views.summaryAccount);
   },
 
@@ -170,7 +202,11 @@ export const handlers: Record<string, Handler> = {
     }
     const accountId = text(query.account_id);
     const status = text(query.status);
-    const source = state.transactionsByUser.get(text(query.end_user_id) ?? "") ?? [];
+    const endUserId = text(query.end_user_id) ?? "";
+    const key = JSON.stringify([endUserId, accountId, from, to, min, max, status]);
+    const cached = state.filteredTransactions.get(key);
+    if (cached) return list(context, cached, views.summaryTransaction);
+    const source = state.transactionsByUser.get(endUserId) ?? [];
     const matching = source.filter(
       (t) =>
         (accountId === undefined || t.accountId === accountId) &&
@@ -180,31 +216,53 @@ export const handlers: Record<string, Handler> = {
         (min === undefined || t.amountCents / 100 >= min) &&
         (max === undefined || t.amountCents / 100 <= max),
     );
+    if (state.filteredTransactions.size >= 512) state.filteredTransactions.clear();
+    state.filteredTransactions.set(key, matching);
     return list(context, matching, views.summaryTransaction);
   },
 
   listServicePoints: (context) =>
-    list(context, byAccount(byUser(context.state.data.servicePoints, context), context), views.summaryServicePoint),
+    list(
+      context,
+      byAccount(byUser(context.state.data.servicePoints, context), context),
+      views.summaryServicePoint,
+    ),
 
   listConcessions: (context) =>
-    list(context, byAccount(byUser(context.state.data.concessions, context), context), views.summaryConcession),
+    list(
+      context,
+      byAccount(byUser(context.state.data.concessions, context), context),
+      views.summaryConcession,
+    ),
 
   listIdentities(context) {
     const { state, query } = context;
     const endUser = state.endUsersById.get(text(query.end_user_id) ?? "");
     if (!endUser) return list(context, [], (x) => x);
     const consents = state.data.consents.filter(
-      (c) => c.endUserId === endUser.id && c.active && (query.consent_id === undefined || c.id === query.consent_id),
+      (c) =>
+        c.endUserId === endUser.id &&
+        c.active &&
+        (query.consent_id === undefined || c.id === query.consent_id),
     );
     return list(context, consents, (consent) =>
-      views.summaryIdentity(endUser, consent, institutionName(state, consent.institutionId)?.industry ?? "banking"),
+      views.summaryIdentity(
+        endUser,
+        consent,
+        institutionName(state, consent.institutionId)?.industry ?? "banking",
+      ),
     );
   },
 
-  listIncome: (context) => list(context, byAccount(byUser(context.state.data.incomes, context), context), views.summaryIncome),
+  listIncome: (context) =>
+    list(context, byAccount(byUser(context.state.data.incomes, context), context), views.summaryIncome),
 
   listScheduledPayments: (context) =>
-    list(context, byAccount(byUser(context.state.data.scheduledPayments, context), context), views.summaryScheduledPayment),
+    list(
+      context,
+      byAccount(byUser(context.state.data.scheduledPayments, context), context),
+      views.summaryScheduledPayment,
+    ),
 
   listPayees(context) {
     const payees = byUser(context.state.data.payees, context).filter(
@@ -216,25 +274,40 @@ export const handlers: Record<string, Handler> = {
   listProducts(context) {
     const { state } = context;
     const accountId = text(context.query.account_id);
-    const account = byUser(state.data.accounts, context).find((a) => accountId === undefined || a.id === accountId);
-    if (!account) throw new ApiError(404, "no account of this end user matches; there is no product to show", "not_found");
+    const account = byUser(state.data.accounts, context).find(
+      (a) => accountId === undefined || a.id === accountId,
+    );
+    if (!account)
+      throw new ApiError(
+        404,
+        "no account of this end user matches; there is no product to show",
+        "not_found",
+      );
     return { kind: "body", body: views.summaryProduct(state.productsById.get(account.productId)!, account) };
   },
 
   listEnergyBalances(context) {
     const accountId = text(context.query.account_id);
-    const accounts = byUser(context.state.data.energyAccounts, context).filter((a) => accountId === undefined || a.id === accountId);
+    const accounts = byUser(context.state.data.energyAccounts, context).filter(
+      (a) => accountId === undefined || a.id === accountId,
+    );
     return list(context, accounts, views.summaryEnergyBalance);
   },
 
   listBankingAccounts(context) {
     const { state, version } = context;
     return list(context, byUser(state.data.accounts, context), (account) =>
-      views.bankingAccountView(account, state.productsById.get(account.productId)!, state.endUsersById.get(account.endUserId)!, version),
+      views.bankingAccountView(
+        account,
+        state.productsById.get(account.productId)!,
+        state.endUsersById.get(account.endUserId)!,
+        version,
+      ),
     );
   },
 
-  listDirectDebits: (context) => list(context, byUser(context.state.data.directDebits, context), views.directDebitView),
+  listDirectDebits: (context) =>
+    list(context, byUser(context.state.data.directDebits, context), views.directDebitView),
 
   listBankingScheduledPayments(context) {
     const payees = new Map(context.state.data.payees.map((p) => [p.id, p]));
@@ -245,7 +318,9 @@ export const handlers: Record<string, Handler> = {
 
   listBankingProducts(context) {
     const institutionId = text(context.query.institution_id);
-    const products = context.state.data.products.filter((p) => institutionId === undefined || p.institutionId === institutionId);
+    const products = context.state.data.products.filter(
+      (p) => institutionId === undefined || p.institutionId === institutionId,
+    );
     return list(context, products, views.bankingProductView);
   },
 
@@ -254,7 +329,9 @@ export const handlers: Record<string, Handler> = {
     if (!product) throw new ApiError(404, "parameter product_id names no product", "not_found");
     return {
       kind: "body",
-      body: { product: views.bankingProductDetailView(product, context.state.data.products, context.version) },
+      body: {
+        product: views.bankingProductDetailView(product, context.state.data.products, context.version),
+      },
     };
   },
 
@@ -265,11 +342,16 @@ export const handlers: Record<string, Handler> = {
     const recent = state.data.transactions.filter((t) => t.postedDate >= from && t.postedDate <= state.today);
     return {
       kind: "body",
-      body: { transactions: recent.map((t) => views.bankingTransactionView(t, state.accountsById.get(t.accountId)!, version)) },
+      body: {
+        transactions: recent.map((t) =>
+          views.bankingTransactionView(t, state.accountsById.get(t.accountId)!, version),
+        ),
+      },
     };
   },
 
-  listDerRecords: (context) => list(context, byUser(context.state.data.derRecords, context), views.derRecordView),
+  listDerRecords: (context) =>
+    list(context, byUser(context.state.data.derRecords, context), views.derRecordView),
 
   listEnergyAccountBalances: (context) =>
     list(context, byUser(context.state.data.energyAccounts, context), views.energyAccountBalanceView),
@@ -279,18 +361,27 @@ export const handlers: Record<string, Handler> = {
     const retailerId = text(query.retailer_id);
     const institutionId = text(query.institution_id);
     if ((retailerId === undefined) === (institutionId === undefined)) {
-      throw new ApiError(400, "exactly one of the parameters retailer_id and institution_id is required", "bad_request");
+      throw new ApiError(
+        400,
+        "exactly one of the parameters retailer_id and institution_id is required",
+        "bad_request",
+      );
     }
     const institution = state.data.institutions.find((i) =>
       retailerId !== undefined ? i.industry === "energy" && i.brand === retailerId : i.id === institutionId,
     );
-    if (!institution || institution.industry !== "energy") {
-      throw new ApiError(400, `parameter ${retailerId !== undefined ? "retailer_id" : "institution_id"} names no energy retailer`, "bad_request");
+    if (institution?.industry !== "energy") {
+      throw new ApiError(
+        400,
+        `parameter ${retailerId !== undefined ? "retailer_id" : "institution_id"} names no energy retailer`,
+        "bad_request",
+      );
     }
     const all = query.status === "all";
     const nowStamp = `${state.today}T00:00:00Z`;
     const plans = state.data.plans.filter(
-      (p) => p.institutionId === institution.id && (all || p.effectiveTo === null || p.effectiveTo > nowStamp),
+      (p) =>
+        p.institutionId === institution.id && (all || p.effectiveTo === null || p.effectiveTo > nowStamp),
     );
     return list(context, plans, (plan) => views.energyPlanView(plan, institution));
   },
@@ -315,7 +406,8 @@ export const handlers: Record<string, Handler> = {
     const expiresBefore = text(query.expires_before);
     if (expiresBefore !== undefined) {
       const cutOff = Date.parse(expiresBefore);
-      if (Number.isNaN(cutOff)) throw new ApiError(400, "parameter expires_before must be a date or date-time", "bad_request");
+      if (Number.isNaN(cutOff))
+        throw new ApiError(400, "parameter expires_before must be a date or date-time", "bad_request");
       consents = consents.filter((c) => Date.parse(c.expiresAt) < cutOff);
     }
     return list(context, consents, (consent) => views.consentView(consent, version), true);

@@ -1,3 +1,4 @@
+export { DEFAULT_TRANSACTION_WINDOW_DAYS } from "./handlers.js";
 export {
   type ApiVersion,
   type ClientCredentials,
@@ -6,4 +7,3 @@ export {
   SUPPORTED_VERSIONS,
   startMockServer,
 } from "./server.js";
-export { DEFAULT_TRANSACTION_WINDOW_DAYS } from "./handlers.js";

@@ -12,12 +12,17 @@ export function encodeCursor(position: number): string {
 export function decodeCursor(cursor: string, field: string): number {
   const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
   const match = CURSOR_PATTERN.exec(text);
-  if (!match) throw new ApiError(400, `parameter ${field} is not a cursor issued by this service`, "bad_request");
+  if (!match)
+    throw new ApiError(400, `parameter ${field} is not a cursor issued by this service`, "bad_request");
   return Number(match[1]);
 }
 
 /** The request path with some query parameters replaced (a relative address). */
-export function linkTo(path: string, query: Record<string, unknown>, changes: Record<string, string | undefined>): string {
+export function linkTo(
+  path: string,
+  query: Record<string, unknown>,
+  changes: Record<string, string | undefined>,
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (key in changes || value === undefined) continue;
@@ -34,12 +39,21 @@ export interface Page<T> {
 }
 
 /** `limit` (default from the bundle, else 25) and `offset`; `links.next` carries the next offset. */
-export function offsetPage<T>(items: T[], path: string, rawQuery: Record<string, unknown>, limit: number, offset: number): Page<T> {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new ApiError(400, "parameter limit must be a positive integer", "bad_request");
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new ApiError(400, "parameter offset must be zero or a positive integer", "bad_request");
+export function offsetPage<T>(
+  items: T[],
+  path: string,
+  rawQuery: Record<string, unknown>,
+  limit: number,
+  offset: number,
+): Page<T> {
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new ApiError(400, "parameter limit must be a positive integer", "bad_request");
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new ApiError(400, "parameter offset must be zero or a positive integer", "bad_request");
   const page = items.slice(offset, offset + limit);
   const links: Page<T>["links"] = {};
-  if (offset + limit < items.length) links.next = linkTo(path, rawQuery, { limit: String(limit), offset: String(offset + limit) });
+  if (offset + limit < items.length)
+    links.next = linkTo(path, rawQuery, { limit: String(limit), offset: String(offset + limit) });
   return { items: page, links };
 }
 
@@ -57,7 +71,11 @@ export function cursorPage<T>(
   backwardLinks = true,
 ): Page<T> {
   if (!Number.isSafeInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new ApiError(400, `parameter page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`, "bad_request");
+    throw new ApiError(
+      400,
+      `parameter page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`,
+      "bad_request",
+    );
   }
   if (after !== undefined && before !== undefined) {
     throw new ApiError(400, "parameters page[after] and page[before] cannot be combined", "bad_request");
@@ -74,7 +92,12 @@ export function cursorPage<T>(
   const page = start < end ? items.slice(start, end) : [];
   const links: Page<T>["links"] = {};
   const base = { "page[after]": undefined, "page[before]": undefined, "page[size]": String(size) };
-  if (end < items.length && start < end) links.next = linkTo(path, rawQuery, { ...base, "page[after]": encodeCursor(end - 1) });
-  if (start > 0 && backwardLinks) links.prev = linkTo(path, rawQuery, { ...base, "page[before]": encodeCursor(Math.min(start, items.length)) });
+  if (end < items.length && start < end)
+    links.next = linkTo(path, rawQuery, { ...base, "page[after]": encodeCursor(end - 1) });
+  if (start > 0 && backwardLinks)
+    links.prev = linkTo(path, rawQuery, {
+      ...base,
+      "page[before]": encodeCursor(Math.min(start, items.length)),
+    });
   return { items: page, links };
 }

@@ -6,8 +6,8 @@
  */
 import type { RequestListener } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import { inspect } from "node:util";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import { inspect } from "node:util";
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -22,12 +22,12 @@ import {
   type OperationInfo,
   type VersionBundle,
 } from "./bundle.js";
-import { isCalendarDate } from "./dates.js";
 import { generateDataSet } from "./data/generate.js";
+import { isCalendarDate } from "./dates.js";
 import { ApiError, documentedStatus, errorBody, errorResponseFor, SHORT_JSON } from "./errors.js";
-import { type HandlerContext, handlers, type HandlerResult, SandboxState } from "./handlers.js";
-import { hashString, Prng } from "./prng.js";
+import { type HandlerContext, type HandlerResult, handlers, SandboxState } from "./handlers.js";
 import { cursorPage, offsetPage } from "./paging.js";
+import { hashString, Prng } from "./prng.js";
 import { makeCertificates } from "./tls.js";
 import { type Client, TokenStore } from "./tokens.js";
 
@@ -89,6 +89,19 @@ export interface MockServer extends ClientCredentials {
 
 const WRITE_SCOPE = "api:user.write";
 
+// Indexed bundles of @cdas/spec and generated data sets are immutable: servers of one process share them.
+const specBundles = new Map<string, VersionBundle>();
+const dataSets = new Map<string, ReturnType<typeof generateDataSet>>();
+
+function specBundle(version: string): VersionBundle {
+  let bundle = specBundles.get(version);
+  if (!bundle) {
+    bundle = indexBundle(version, loadBundleDocument(version));
+    specBundles.set(version, bundle);
+  }
+  return bundle;
+}
+
 function redactedCredentials(clientId: string, clientSecret: string): ClientCredentials {
   const credentials = { clientId } as ClientCredentials;
   Object.defineProperty(credentials, "clientSecret", { value: clientSecret, enumerable: false });
@@ -120,7 +133,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const seed = options.seed ?? 1;
   const useTls = options.tls ?? true;
   const defaultVersion = options.defaultVersion ?? "v3";
-  if (!SUPPORTED_VERSIONS.includes(defaultVersion)) throw new TypeError(`Unsupported default version ${defaultVersion}`);
+  if (!SUPPORTED_VERSIONS.includes(defaultVersion))
+    throw new TypeError(`Unsupported default version ${defaultVersion}`);
   const referenceDate = toDateText(options.referenceDate, "2026-06-30");
   const today = toDateText(options.today, referenceDate);
   const ttl = options.tokenTtlSeconds ?? 3600;
@@ -139,13 +153,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   );
 
   const bundles = new Map<string, VersionBundle>();
-  for (const version of SUPPORTED_VERSIONS) bundles.set(version, indexBundle(version, (options.bundles?.[version] as JsonObject | undefined) ?? loadBundleDocument(version)));
-  const data = generateDataSet({ seed, referenceDate });
+  for (const version of SUPPORTED_VERSIONS) {
+    const given = options.bundles?.[version] as JsonObject | undefined;
+    bundles.set(version, given ? indexBundle(version, given) : specBundle(version));
+  }
+  const dataKey = `${typeof seed}:${String(seed)}:${referenceDate}`;
+  const data = dataSets.get(dataKey) ?? generateDataSet({ seed, referenceDate });
+  dataSets.set(dataKey, data);
   const state = new SandboxState(data, today, clientId, options.tokenForm ?? "access_token", tokens, now);
 
   const unimplemented = new Set<string>();
   for (const bundle of bundles.values()) {
-    for (const op of bundle.operations.values()) if (!handlers[op.operationId]) unimplemented.add(op.operationId);
+    for (const op of bundle.operations.values())
+      if (!handlers[op.operationId]) unimplemented.add(op.operationId);
   }
 
   const material = useTls ? await makeCertificates(host) : null;
@@ -190,7 +210,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         }
         const body = JSON.stringify({
           id: "plain-http",
-          message: "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.",
+          message:
+            "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.",
           name: "bad_request",
         });
         socket.end(
@@ -276,7 +297,9 @@ function registerRoutes(
           const bundle = bundles.get(version.version)!;
           op = bundle.operations.get(`${request.method} ${path}`);
           if (!op) {
-            const allowed = [...bundle.operations.values()].filter((o) => o.path === path).map((o) => o.method);
+            const allowed = [...bundle.operations.values()]
+              .filter((o) => o.path === path)
+              .map((o) => o.method);
             throw new ApiError(
               405,
               `method ${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`,
@@ -286,27 +309,64 @@ function registerRoutes(
             );
           }
           if (version.error) throw version.error;
-          if (version.defaulted && op.parameters.some((p) => p.in === "header" && p.required && p.name.toLowerCase() === VERSION_HEADER)) {
-            throw new ApiError(400, `header X-Platform-Version is required on ${request.method} ${path} in ${op.version}`, "bad_request");
+          if (
+            version.defaulted &&
+            op.parameters.some(
+              (p) => p.in === "header" && p.required && p.name.toLowerCase() === VERSION_HEADER,
+            )
+          ) {
+            throw new ApiError(
+              400,
+              `header X-Platform-Version is required on ${request.method} ${path} in ${op.version}`,
+              "bad_request",
+            );
           }
           const result = await runOperation(op, request, state);
           return sendResult(reply, op, request, result);
         } catch (error) {
-          return sendError(reply, op ?? operationForErrors(bundles, defaultVersion, request.method, path), error);
+          return sendError(
+            reply,
+            op ?? operationForErrors(bundles, defaultVersion, request.method, path),
+            error,
+          );
         }
       },
     });
   }
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, undefined, new ApiError(404, `no operation at ${request.method} ${request.url.split("?")[0]}`, "not_found", {}, true)),
+    sendError(
+      reply,
+      undefined,
+      new ApiError(
+        404,
+        `no operation at ${request.method} ${request.url.split("?")[0]}`,
+        "not_found",
+        {},
+        true,
+      ),
+    ),
   );
   app.setErrorHandler((error, request, reply) => {
     const path = request.routeOptions?.url;
-    const op = path ? operationForErrors(bundles, defaultVersion, request.method, path.replace(/:([^/]+)/g, "{$1}")) : undefined;
-    const status = typeof (error as { statusCode?: number }).statusCode === "number" ? (error as { statusCode: number }).statusCode : 500;
-    const message = status === 413 ? "request body is too large" : status < 500 ? (error as Error).message : "internal error";
-    return sendError(reply, op, new ApiError(status < 500 ? 400 : 500, message, status < 500 ? "bad_request" : "fault"));
+    const op = path
+      ? operationForErrors(bundles, defaultVersion, request.method, path.replace(/:([^/]+)/g, "{$1}"))
+      : undefined;
+    const status =
+      typeof (error as { statusCode?: number }).statusCode === "number"
+        ? (error as { statusCode: number }).statusCode
+        : 500;
+    const message =
+      status === 413
+        ? "request body is too large"
+        : status < 500
+          ? (error as Error).message
+          : "internal error";
+    return sendError(
+      reply,
+      op,
+      new ApiError(status < 500 ? 400 : 500, message, status < 500 ? "bad_request" : "fault"),
+    );
   });
 }
 
@@ -319,7 +379,8 @@ function operationForErrors(
 ): OperationInfo | undefined {
   const bundle = bundles.get(defaultVersion)!;
   return (
-    bundle.operations.get(`${method} ${path}`) ?? [...bundle.operations.values()].find((candidate) => candidate.path === path)
+    bundle.operations.get(`${method} ${path}`) ??
+    [...bundle.operations.values()].find((candidate) => candidate.path === path)
   );
 }
 
@@ -341,7 +402,11 @@ function chooseVersion(
   };
 }
 
-async function runOperation(op: OperationInfo, request: FastifyRequest, state: SandboxState): Promise<HandlerResult> {
+async function runOperation(
+  op: OperationInfo,
+  request: FastifyRequest,
+  state: SandboxState,
+): Promise<HandlerResult> {
   // Credentials first: without a valid token nothing else is revealed.
   let scopes: ReadonlySet<string> = new Set();
   if (op.security) {
@@ -357,7 +422,8 @@ async function runOperation(op: OperationInfo, request: FastifyRequest, state: S
       throw new ApiError(401, message, "unauthorized");
     }
     const missingScope = op.security.scopes.find((scope) => !scopes.has(scope));
-    if (check.ok && missingScope) throw new ApiError(401, `token lacks the scope ${missingScope}`, "unauthorized");
+    if (check.ok && missingScope)
+      throw new ApiError(401, `token lacks the scope ${missingScope}`, "unauthorized");
   }
 
   const rawQuery = { ...(request.query as Record<string, unknown>) };
@@ -371,8 +437,10 @@ async function runOperation(op: OperationInfo, request: FastifyRequest, state: S
   if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
   const params: Record<string, unknown> = { ...(request.params as Record<string, unknown>) };
   if (!op.validatePath(params)) throw validationError(op.validatePath.errors![0]!, "path");
-  if (!op.validateHeaders({ ...request.headers })) throw validationError(op.validateHeaders.errors![0]!, "header");
-  for (const [name, value] of op.defaults) if (query[name] === undefined && name in query === false) query[name] = value;
+  if (!op.validateHeaders({ ...request.headers }))
+    throw validationError(op.validateHeaders.errors![0]!, "header");
+  for (const [name, value] of op.defaults)
+    if (query[name] === undefined && name in query === false) query[name] = value;
 
   let body: unknown;
   if (op.hasBody) {
@@ -389,40 +457,49 @@ async function runOperation(op: OperationInfo, request: FastifyRequest, state: S
       } catch {
         throw new ApiError(400, "request body is not valid JSON", "bad_request");
       }
-      if (op.validateBody && !op.validateBody(body)) throw validationError(op.validateBody.errors![0]!, "body");
+      if (op.validateBody && !op.validateBody(body))
+        throw validationError(op.validateBody.errors![0]!, "body");
       if (op.bodyProperties && body && typeof body === "object" && !Array.isArray(body)) {
         const unknown = Object.keys(body).find((key) => !op.bodyProperties!.has(key));
-        if (unknown !== undefined) throw new ApiError(400, `body field body.${unknown} is not allowed here`, "bad_request");
+        if (unknown !== undefined)
+          throw new ApiError(400, `body field body.${unknown} is not allowed here`, "bad_request");
       }
     }
   }
 
   const handler = handlers[op.operationId];
-  if (!handler) throw new ApiError(404, `operation ${op.operationId} is not implemented by the sandbox`, "not_found");
+  if (!handler)
+    throw new ApiError(404, `operation ${op.operationId} is not implemented by the sandbox`, "not_found");
   const context: HandlerContext = { op, version: op.version, query, params, body, scopes, state };
   return handler(context);
 }
 
-function validationError(error: Parameters<typeof describeValidationError>[0], location: "query" | "path" | "header" | "body"): ApiError {
+function validationError(
+  error: Parameters<typeof describeValidationError>[0],
+  location: "query" | "path" | "header" | "body",
+): ApiError {
   const described = describeValidationError(error, location);
   return new ApiError(400, described.message, described.name);
 }
 
 function sendResult(reply: FastifyReply, op: OperationInfo, request: FastifyRequest, result: HandlerResult) {
   if (result.kind === "body") {
-    return reply.code(result.status ?? 200).type("application/json").send(JSON.stringify(result.body));
+    return reply
+      .code(result.status ?? 200)
+      .type("application/json")
+      .send(JSON.stringify(result.body));
   }
-  const { items, serialize } = result;
+  const { items: records, serialize } = result;
   const paging = op.pagination;
   const key = paging?.items ?? result.key ?? "";
   const path = request.url.split("?")[0]!;
   const rawQuery = request.query as Record<string, unknown>;
-  let page: unknown[] = items;
+  let page: unknown[] = records;
   let links: Record<string, string> | undefined;
   if (paging?.style === "offset") {
     const limit = Number(result.query.limit ?? 25);
     const offset = Number(result.query.offset ?? 0);
-    const slice = offsetPage(items, path, rawQuery, limit, offset);
+    const slice = offsetPage(records, path, rawQuery, limit, offset);
     page = slice.items;
     links = slice.links;
   } else if (paging?.style === "cursor") {
@@ -432,25 +509,41 @@ function sendResult(reply: FastifyReply, op: OperationInfo, request: FastifyRequ
     const optedOut = result.optInPaging && size === undefined && after === undefined && before === undefined;
     if (!optedOut) {
       const backward = op.parameters.some((p) => p.in === "query" && p.name === "page[before]");
-      const slice = cursorPage(items, path, rawQuery, Number(size ?? 25), after, before, backward);
+      const slice = cursorPage(records, path, rawQuery, Number(size ?? 25), after, before, backward);
       page = slice.items;
       links = slice.links;
     }
   }
-  const serialized = page.map((item) => (serialize as (item: unknown) => unknown)(item));
-  let body: unknown;
-  if (key === "") body = serialized;
-  else {
-    const envelope: Record<string, unknown> = { [key]: serialized };
-    if (links && op.successHasLinks) envelope.links = links;
-    body = envelope;
+  const items = `[${page.map((item) => serializedJson(serialize as (item: unknown) => unknown, item)).join(",")}]`;
+  let body = items;
+  if (key !== "") {
+    body = `{${JSON.stringify(key)}:${items}`;
+    if (links && op.successHasLinks) body += `,"links":${JSON.stringify(links)}`;
+    body += "}";
   }
-  return reply.code(200).type("application/json").send(JSON.stringify(body));
+  return reply.code(200).type("application/json").send(body);
+}
+
+// JSON of records, by serializer: records are immutable, so a record's JSON never changes.
+const jsonCache = new WeakMap<(item: unknown) => unknown, WeakMap<object, string>>();
+
+function serializedJson(serialize: (item: unknown) => unknown, item: unknown): string {
+  if (typeof item !== "object" || item === null) return JSON.stringify(serialize(item));
+  let byItem = jsonCache.get(serialize);
+  if (!byItem) {
+    byItem = new WeakMap();
+    jsonCache.set(serialize, byItem);
+  }
+  let json = byItem.get(item);
+  if (json === undefined) {
+    json = JSON.stringify(serialize(item));
+    byItem.set(item, json);
+  }
+  return json;
 }
 
 function sendError(reply: FastifyReply, op: OperationInfo | undefined, error: unknown) {
-  const apiError =
-    error instanceof ApiError ? error : new ApiError(500, "internal error", "fault");
+  const apiError = error instanceof ApiError ? error : new ApiError(500, "internal error", "fault");
   const outsideOperation = apiError.outside || !op;
   const status = outsideOperation ? apiError.status : documentedStatus(op, apiError.status);
   const info = outsideOperation ? SHORT_JSON : errorResponseFor(op, status);

@@ -13,7 +13,9 @@ interface IssuedToken {
   scopes: ReadonlySet<string>;
 }
 
-export type TokenCheck = { ok: true; scopes: ReadonlySet<string> } | { ok: false; reason: "missing" | "invalid" | "expired" };
+export type TokenCheck =
+  | { ok: true; scopes: ReadonlySet<string> }
+  | { ok: false; reason: "missing" | "invalid" | "expired" };
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a, "utf8");
@@ -32,13 +34,18 @@ export class TokenStore {
 
   /** The client these credentials belong to, or undefined. */
   authenticate(clientId: string, clientSecret: string): Client | undefined {
-    return this.clients.find((client) => sameText(client.clientId, clientId) && sameText(client.secret, clientSecret));
+    return this.clients.find(
+      (client) => sameText(client.clientId, clientId) && sameText(client.secret, clientSecret),
+    );
   }
 
   issue(client: Client): { token: string; expiresIn: number } {
     this.prune();
     const token = `cdas_${randomBytes(24).toString("base64url")}`;
-    this.tokens.set(token, { expiresAtMs: this.now() + this.ttlSeconds * 1000, scopes: new Set(client.scopes) });
+    this.tokens.set(token, {
+      expiresAtMs: this.now() + this.ttlSeconds * 1000,
+      scopes: new Set(client.scopes),
+    });
     return { token, expiresIn: this.ttlSeconds };
   }
 

@@ -52,8 +52,18 @@ describe("token issue and expiry", () => {
   });
 
   it("answers 401 to a missing, malformed or unknown bearer", async () => {
-    for (const headers of [{}, { authorization: "Basic abc" }, { authorization: "Bearer cdas_unknown" }, { authorization: "Bearer" }]) {
-      const response = await sandbox.call("GET", "/v1/banking/accounts?end_user_id=x", { version: "v2", token: null, headers });
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: "Basic abc" },
+      { authorization: "Bearer cdas_unknown" },
+      { authorization: "Bearer" },
+    ];
+    for (const headers of variants) {
+      const response = await sandbox.call("GET", "/v1/banking/accounts?end_user_id=x", {
+        version: "v2",
+        token: null,
+        headers,
+      });
       expect(response.status).toBe(401);
       assertDocumentedResponse("v2", "GET", "/v1/banking/accounts", response);
     }
@@ -87,7 +97,12 @@ describe("the api:user.write scope", () => {
   });
   afterAll(() => sandbox.close());
 
-  const body = () => ({ end_user_id: person, institution_id: "inst_anz", redirect_uri: "https://app.example.com.au/ok", cancel_uri: "https://app.example.com.au/no" });
+  const body = () => ({
+    end_user_id: person,
+    institution_id: "inst_anz",
+    redirect_uri: "https://app.example.com.au/ok",
+    cancel_uri: "https://app.example.com.au/no",
+  });
 
   it("lets the main client's tokens create auth sessions usable as sess_id", async () => {
     const response = await sandbox.call("POST", "/v1/auth/session", { version: "v2", body: body() });
@@ -95,7 +110,10 @@ describe("the api:user.write scope", () => {
     assertDocumentedResponse("v2", "POST", "/v1/auth/session", response);
     const session = response.body as { session_id: string; auth_url: string };
     expect(session.auth_url).toContain(session.session_id);
-    const institutions = await sandbox.get(`/v1/institutions?client_id=${sandbox.server.clientId}&sess_id=${session.session_id}`, "v2");
+    const institutions = await sandbox.get(
+      `/v1/institutions?client_id=${sandbox.server.clientId}&sess_id=${session.session_id}`,
+      "v2",
+    );
     expect(institutions.status).toBe(200);
     expect((institutions.body as { industry: string }[]).every((i) => i.industry === "banking")).toBe(true);
   });
@@ -111,7 +129,10 @@ describe("the api:user.write scope", () => {
   });
 
   it("names the body field that is wrong", async () => {
-    const response = await sandbox.call("POST", "/v1/auth/session", { version: "v1", body: { ...body(), redirect_uri: 42 } });
+    const response = await sandbox.call("POST", "/v1/auth/session", {
+      version: "v1",
+      body: { ...body(), redirect_uri: 42 },
+    });
     expect(response.status).toBe(400);
     assertDocumentedResponse("v1", "POST", "/v1/auth/session", response);
     expect((response.body as { message: string }).message).toContain("redirect_uri");
@@ -124,7 +145,12 @@ describe("the client secret", () => {
     try {
       const { server } = sandbox;
       expect(server.clientSecret.length).toBeGreaterThan(20);
-      for (const shown of [inspect(server), inspect(server.readOnlyClient), JSON.stringify(server.readOnlyClient), Object.keys(server).join()]) {
+      for (const shown of [
+        inspect(server),
+        inspect(server.readOnlyClient),
+        JSON.stringify(server.readOnlyClient),
+        Object.keys(server).join(),
+      ]) {
         expect(shown).not.toContain(server.clientSecret);
         expect(shown).not.toContain(server.readOnlyClient.clientSecret);
       }

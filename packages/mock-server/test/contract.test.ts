@@ -1,6 +1,13 @@
 /** Every operation of every version answers with a response its version's bundle documents. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, mainEndUsers, operationsOf, Sandbox, VERSIONS, validRequests as requestsFor } from "./helpers.js";
+import {
+  assertDocumentedResponse,
+  mainEndUsers,
+  operationsOf,
+  validRequests as requestsFor,
+  Sandbox,
+  VERSIONS,
+} from "./helpers.js";
 
 let sandbox: Sandbox;
 let users: Awaited<ReturnType<typeof mainEndUsers>>;
@@ -11,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const validRequests = (operationId: string, endUser: string) => requestsFor(sandbox.server, operationId, endUser);
+const validRequests = (operationId: string, endUser: string) =>
+  requestsFor(sandbox.server, operationId, endUser);
 
 /** Counts the records in a success body, wherever the list sits. */
 function recordCount(body: unknown): number {
@@ -30,7 +38,11 @@ describe.each(VERSIONS)("every operation of %s", (version) => {
       for (const endUser of [users.person, users.organisation]) {
         for (const call of validRequests(op.operationId, endUser)) {
           expect(call.method ?? "GET").toBe(op.method);
-          const response = await sandbox.call(op.method, call.path, { version, body: call.body, token: call.token });
+          const response = await sandbox.call(op.method, call.path, {
+            version,
+            body: call.body,
+            token: call.token,
+          });
           expect(response.status, `${call.path}: ${response.text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
           expect(response.status).toBeLessThan(300);
           assertDocumentedResponse(version, op.method, op.path, response);
@@ -53,11 +65,16 @@ describe.each(VERSIONS)("every operation of %s", (version) => {
     });
 
     const security = op.operation.security as object[] | undefined;
-    const secured = security === undefined || (security.length > 0 && security.every((r) => Object.keys(r).length > 0));
+    const secured =
+      security === undefined || (security.length > 0 && security.every((r) => Object.keys(r).length > 0));
     if (secured) {
       it(`${op.operationId}: without a bearer token the answer is a documented 401`, async () => {
         const [call] = validRequests(op.operationId, users.person);
-        const response = await sandbox.call(op.method, call!.path, { version, body: call!.body, token: null });
+        const response = await sandbox.call(op.method, call!.path, {
+          version,
+          body: call!.body,
+          token: null,
+        });
         expect(response.status).toBe(401);
         assertDocumentedResponse(version, op.method, op.path, response);
       });

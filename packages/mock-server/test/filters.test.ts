@@ -18,13 +18,19 @@ let everything: Transaction[];
 beforeAll(async () => {
   sandbox = await Sandbox.start();
   users = await mainEndUsers(sandbox);
-  const response = await sandbox.get(`/v1/transactions?end_user_id=${users.person}&from_date=1900-01-01&limit=100000`, "v2");
+  const response = await sandbox.get(
+    `/v1/transactions?end_user_id=${users.person}&from_date=1900-01-01&limit=100000`,
+    "v2",
+  );
   everything = (response.body as { data: Transaction[] }).data;
 });
 afterAll(() => sandbox.close());
 
 async function transactions(query: string): Promise<Transaction[]> {
-  const response = await sandbox.get(`/v1/transactions?end_user_id=${users.person}&limit=100000&${query}`, "v2");
+  const response = await sandbox.get(
+    `/v1/transactions?end_user_id=${users.person}&limit=100000&${query}`,
+    "v2",
+  );
   expect(response.status, response.text).toBe(200);
   return (response.body as { data: Transaction[] }).data;
 }
@@ -45,7 +51,9 @@ describe("transactions", () => {
   it("without dates return the last 90 days before today", async () => {
     const recent = await transactions("");
     const from = daysBefore(TODAY, 89);
-    expect(recent.map((t) => t.id)).toEqual(everything.filter((t) => t.posted_date >= from && t.posted_date <= TODAY).map((t) => t.id));
+    expect(recent.map((t) => t.id)).toEqual(
+      everything.filter((t) => t.posted_date >= from && t.posted_date <= TODAY).map((t) => t.id),
+    );
     expect(recent.length).toBeGreaterThan(50);
   });
 
@@ -53,7 +61,9 @@ describe("transactions", () => {
     const from = "2025-03-01";
     const to = "2025-03-31";
     const result = await transactions(`from_date=${from}&to_date=${to}`);
-    expect(result.map((t) => t.id)).toEqual(everything.filter((t) => t.posted_date >= from && t.posted_date <= to).map((t) => t.id));
+    expect(result.map((t) => t.id)).toEqual(
+      everything.filter((t) => t.posted_date >= from && t.posted_date <= to).map((t) => t.id),
+    );
     expect(result.some((t) => t.posted_date === from) && result.some((t) => t.posted_date === to)).toBe(true);
   });
 
@@ -66,19 +76,30 @@ describe("transactions", () => {
   it("filter by amount range (signed amounts, bounds inclusive), status and account together", async () => {
     const account = everything[0]!.account_id;
     const cases = [
-      { query: "min_amount=-50&max_amount=-10", keep: (t: Transaction) => t.amount >= -50 && t.amount <= -10 },
+      {
+        query: "min_amount=-50&max_amount=-10",
+        keep: (t: Transaction) => t.amount >= -50 && t.amount <= -10,
+      },
       { query: "min_amount=1000", keep: (t: Transaction) => t.amount >= 1000 },
       { query: "status=PENDING", keep: (t: Transaction) => t.status === "PENDING" },
-      { query: `account_id=${account}&status=POSTED&max_amount=0`, keep: (t: Transaction) => t.account_id === account && t.status === "POSTED" && t.amount <= 0 },
+      {
+        query: `account_id=${account}&status=POSTED&max_amount=0`,
+        keep: (t: Transaction) => t.account_id === account && t.status === "POSTED" && t.amount <= 0,
+      },
     ];
     for (const { query, keep } of cases) {
       const result = await transactions(`from_date=1900-01-01&${query}`);
       const expected = everything.filter(keep);
       expect(expected.length, query).toBeGreaterThan(0);
-      expect(result.map((t) => t.id), query).toEqual(expected.map((t) => t.id));
+      expect(
+        result.map((t) => t.id),
+        query,
+      ).toEqual(expected.map((t) => t.id));
     }
     const exact = everything.find((t) => t.amount < 0)!;
-    const onBound = await transactions(`from_date=1900-01-01&min_amount=${exact.amount}&max_amount=${exact.amount}`);
+    const onBound = await transactions(
+      `from_date=1900-01-01&min_amount=${exact.amount}&max_amount=${exact.amount}`,
+    );
     expect(onBound.map((t) => t.id)).toContain(exact.id);
     expect(onBound.every((t) => t.amount === exact.amount)).toBe(true);
   });
@@ -100,7 +121,11 @@ describe("transactions", () => {
 
 describe("other filters", () => {
   it("accounts by institution, category and open status", async () => {
-    const all = ((await sandbox.get(`/v1/accounts?end_user_id=${users.person}&limit=1000`, "v2")).body as { data: Record<string, string>[] }).data;
+    const all = (
+      (await sandbox.get(`/v1/accounts?end_user_id=${users.person}&limit=1000`, "v2")).body as {
+        data: Record<string, string>[];
+      }
+    ).data;
     expect(new Set(all.map((a) => a.product_category)).size).toBeGreaterThan(4);
     for (const [param, field] of [
       ["institution_id", "institution_id"],
@@ -108,7 +133,10 @@ describe("other filters", () => {
       ["open_status", "open_status"],
     ] as const) {
       for (const value of new Set(all.map((a) => a[field]!))) {
-        const response = await sandbox.get(`/v1/accounts?end_user_id=${users.person}&limit=1000&${param}=${value}`, "v2");
+        const response = await sandbox.get(
+          `/v1/accounts?end_user_id=${users.person}&limit=1000&${param}=${value}`,
+          "v2",
+        );
         const filtered = (response.body as { data: Record<string, string>[] }).data;
         expect(filtered).toEqual(all.filter((a) => a[field] === value));
       }
@@ -116,15 +144,29 @@ describe("other filters", () => {
   });
 
   it("payees by type, and records by account", async () => {
-    const all = ((await sandbox.get(`/v1/payees?end_user_id=${users.person}`, "v2")).body as { data: { type: string }[] }).data;
+    const all = (
+      (await sandbox.get(`/v1/payees?end_user_id=${users.person}`, "v2")).body as { data: { type: string }[] }
+    ).data;
     for (const type of ["DOMESTIC", "BILLER", "INTERNATIONAL"]) {
-      const filtered = ((await sandbox.get(`/v1/payees?end_user_id=${users.person}&type=${type}`, "v2")).body as { data: unknown[] }).data;
+      const filtered = (
+        (await sandbox.get(`/v1/payees?end_user_id=${users.person}&type=${type}`, "v2")).body as {
+          data: unknown[];
+        }
+      ).data;
       expect(filtered.length).toBeGreaterThan(0);
       expect(filtered).toEqual(all.filter((p) => p.type === type));
     }
-    const income = ((await sandbox.get(`/v1/income?end_user_id=${users.person}`, "v2")).body as { data: { account_id: string }[] }).data;
+    const income = (
+      (await sandbox.get(`/v1/income?end_user_id=${users.person}`, "v2")).body as {
+        data: { account_id: string }[];
+      }
+    ).data;
     const account = income[0]!.account_id;
-    const byAccount = ((await sandbox.get(`/v1/income?end_user_id=${users.person}&account_id=${account}`, "v2")).body as { data: unknown[] }).data;
+    const byAccount = (
+      (await sandbox.get(`/v1/income?end_user_id=${users.person}&account_id=${account}`, "v2")).body as {
+        data: unknown[];
+      }
+    ).data;
     expect(byAccount).toEqual(income.filter((i) => i.account_id === account));
   });
 
@@ -132,15 +174,28 @@ describe("other filters", () => {
     const neither = await sandbox.get("/v1/energy/plans", "v2");
     const both = await sandbox.get("/v1/energy/plans?retailer_id=agl&institution_id=inst_agl", "v2");
     expect([neither.status, both.status]).toEqual([400, 400]);
-    const all = ((await sandbox.get("/v1/energy/plans?retailer_id=agl&status=all&page%5Bsize%5D=1000", "v2")).body as { plans: { effective_to?: string }[] }).plans;
-    const active = ((await sandbox.get("/v1/energy/plans?institution_id=inst_agl&page%5Bsize%5D=1000", "v2")).body as { plans: unknown[] }).plans;
-    expect(active).toEqual(all.filter((p) => p.effective_to === undefined || p.effective_to > `${TODAY}T00:00:00Z`));
+    const all = (
+      (await sandbox.get("/v1/energy/plans?retailer_id=agl&status=all&page%5Bsize%5D=1000", "v2")).body as {
+        plans: { effective_to?: string }[];
+      }
+    ).plans;
+    const active = (
+      (await sandbox.get("/v1/energy/plans?institution_id=inst_agl&page%5Bsize%5D=1000", "v2")).body as {
+        plans: unknown[];
+      }
+    ).plans;
+    expect(active).toEqual(
+      all.filter((p) => p.effective_to === undefined || p.effective_to > `${TODAY}T00:00:00Z`),
+    );
     expect(active.length).toBeLessThan(all.length);
   });
 
   it("institutions by industry and recommended mode; one reports a DEGRADED connection", async () => {
     const path = `/v1/institutions?client_id=${sandbox.server.clientId}`;
-    const all = (await sandbox.get(path, "v2")).body as { industry: string; status?: { connections: { status: string } } }[];
+    const all = (await sandbox.get(path, "v2")).body as {
+      industry: string;
+      status?: { connections: { status: string } };
+    }[];
     expect(all.filter((i) => i.status?.connections.status === "DEGRADED")).toHaveLength(1);
     const energy = (await sandbox.get(`${path}&industry=energy`, "v2")).body as unknown[];
     expect(energy).toEqual(all.filter((i) => i.industry === "energy"));

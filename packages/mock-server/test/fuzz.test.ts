@@ -5,7 +5,16 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, assertShortError, type Call, loadBundle, mainEndUsers, operationsOf, Sandbox, validRequests } from "./helpers.js";
+import {
+  assertDocumentedResponse,
+  assertShortError,
+  type Call,
+  loadBundle,
+  mainEndUsers,
+  operationsOf,
+  Sandbox,
+  validRequests,
+} from "./helpers.js";
 
 const VERSION = "v2";
 let sandbox: Sandbox;
@@ -16,13 +25,18 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are walked freely in these assertions
 type Json = Record<string, any>;
 const bundle = loadBundle(VERSION);
 const operations = operationsOf(VERSION);
 
 function resolve(node: Json): Json {
   let current = node;
-  while (current?.$ref) current = (current.$ref as string).slice(2).split("/").reduce<Json>((n, k) => n[k.replace(/~1/g, "/")], bundle);
+  while (current?.$ref)
+    current = (current.$ref as string)
+      .slice(2)
+      .split("/")
+      .reduce<Json>((n, k) => n[k.replace(/~1/g, "/")], bundle);
   return current;
 }
 
@@ -32,10 +46,11 @@ interface Param {
   required: boolean;
   schema: Json;
 }
-const paramsOf = (op: (typeof operations)[number]): Param[] => ((op.operation.parameters ?? []) as Json[]).map((p) => {
-  const resolved = resolve(p);
-  return { ...resolved, schema: resolve(resolved.schema ?? {}) } as Param;
-});
+const paramsOf = (op: (typeof operations)[number]): Param[] =>
+  ((op.operation.parameters ?? []) as Json[]).map((p) => {
+    const resolved = resolve(p);
+    return { ...resolved, schema: resolve(resolved.schema ?? {}) } as Param;
+  });
 
 interface Malformed {
   kind: string;
@@ -54,13 +69,33 @@ const withQuery = (path: string, extra: string) => `${path}${path.includes("?") 
 const enc = encodeURIComponent;
 
 // Values that are not of the parameter's type, per type.
-const notInteger = fc.oneof(fc.constantFrom("abc", "1.5", "-", "1e", "NaN", "true", "0x10", "[]", "{}", "1,2", "Infinity"), fc.string({ minLength: 1 }).filter((s) => !/^\s*-?\d+(\.0*)?\s*$/.test(s) && !/^\s*-?\d*\.?\d+e[+-]?\d+\s*$/i.test(s)));
-const notNumber = fc.oneof(fc.constantFrom("abc", "-", "NaN", "1,5", "[]", "true", "1e999x"), fc.string({ minLength: 1 }).filter((s) => Number.isNaN(Number(s)) && s.toLowerCase() !== "true" && s.toLowerCase() !== "false"));
-const notDate = fc.oneof(fc.constantFrom("2025-13-01", "2025-02-30", "yesterday", "20250101", "2025-1-1", "2025-01-01T00:00:00Z"), fc.string({ minLength: 1 }).filter((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s)));
+const notInteger = fc.oneof(
+  fc.constantFrom("abc", "1.5", "-", "1e", "NaN", "true", "0x10", "[]", "{}", "1,2", "Infinity"),
+  fc
+    .string({ minLength: 1 })
+    .filter((s) => !/^\s*-?\d+(\.0*)?\s*$/.test(s) && !/^\s*-?\d*\.?\d+e[+-]?\d+\s*$/i.test(s)),
+);
+const notNumber = fc.oneof(
+  fc.constantFrom("abc", "-", "NaN", "1,5", "[]", "true", "1e999x"),
+  fc
+    .string({ minLength: 1 })
+    .filter((s) => Number.isNaN(Number(s)) && s.toLowerCase() !== "true" && s.toLowerCase() !== "false"),
+);
+const notDate = fc.oneof(
+  fc.constantFrom("2025-13-01", "2025-02-30", "yesterday", "20250101", "2025-1-1", "2025-01-01T00:00:00Z"),
+  fc.string({ minLength: 1 }).filter((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s)),
+);
 
 const typedParams = operations.flatMap((op) =>
   paramsOf(op)
-    .filter((p) => p.in === "query" && (p.schema.type === "integer" || p.schema.type === "number" || p.schema.enum || p.schema.format === "date"))
+    .filter(
+      (p) =>
+        p.in === "query" &&
+        (p.schema.type === "integer" ||
+          p.schema.type === "number" ||
+          p.schema.enum ||
+          p.schema.format === "date"),
+    )
     .map((param) => ({ op, param })),
 );
 
@@ -72,19 +107,50 @@ const badType = fc.constantFrom(...typedParams).chain(({ op, param }) => {
       : param.schema.type === "number"
         ? notNumber
         : notDate;
-  return value.map((v): Malformed => ({ kind: "bad type", method: op.method, template: op.path, path: withQuery(base(op.operationId).path, `${enc(param.name)}=${enc(v)}`) }));
+  return value.map(
+    (v): Malformed => ({
+      kind: "bad type",
+      method: op.method,
+      template: op.path,
+      path: withQuery(base(op.operationId).path, `${enc(param.name)}=${enc(v)}`),
+    }),
+  );
 });
 
 const unknownParam = fc
   .tuple(fc.constantFrom(...operations), fc.stringMatching(/^[a-z_[\]]{1,20}$/), fc.string({ maxLength: 30 }))
   .filter(([op, name]) => !paramsOf(op).some((p) => p.name === name))
-  .map(([op, name, value]): Malformed => ({ kind: "unknown parameter", method: op.method, template: op.path, path: withQuery(base(op.operationId).path, `${enc(name)}=${enc(value)}`), rawBody: op.method === "POST" ? JSON.stringify(base(op.operationId).body) : undefined, token: base(op.operationId).token }));
+  .map(
+    ([op, name, value]): Malformed => ({
+      kind: "unknown parameter",
+      method: op.method,
+      template: op.path,
+      path: withQuery(base(op.operationId).path, `${enc(name)}=${enc(value)}`),
+      rawBody: op.method === "POST" ? JSON.stringify(base(op.operationId).body) : undefined,
+      token: base(op.operationId).token,
+    }),
+  );
 
-const sizedParams = typedParams.filter(({ param }) => param.schema.type === "integer" || param.schema.type === "number");
+const sizedParams = typedParams.filter(
+  ({ param }) => param.schema.type === "integer" || param.schema.type === "number",
+);
 const hugeValue = fc
-  .tuple(fc.constantFrom(...sizedParams.filter(({ param }) => param.schema.type === "integer")), fc.constantFrom("1e30", "99999999999999999999999", "-99999999999999999999", "1000001", "-1", "0"))
-  .filter(([{ param }, v]) => !(param.name === "offset" && v === "0") && !(param.name === "offset" && v === "1000001"))
-  .map(([{ op, param }, v]): Malformed => ({ kind: "huge value", method: op.method, template: op.path, path: withQuery(base(op.operationId).path, `${enc(param.name)}=${v}`) }));
+  .tuple(
+    fc.constantFrom(...sizedParams.filter(({ param }) => param.schema.type === "integer")),
+    fc.constantFrom("1e30", "99999999999999999999999", "-99999999999999999999", "1000001", "-1", "0"),
+  )
+  .filter(
+    ([{ param }, v]) =>
+      !(param.name === "offset" && v === "0") && !(param.name === "offset" && v === "1000001"),
+  )
+  .map(
+    ([{ op, param }, v]): Malformed => ({
+      kind: "huge value",
+      method: op.method,
+      template: op.path,
+      path: withQuery(base(op.operationId).path, `${enc(param.name)}=${v}`),
+    }),
+  );
 
 const postOps = operations.filter((op) => op.method === "POST");
 const brokenJson = fc
@@ -99,44 +165,132 @@ const brokenJson = fc
           return true;
         }
       }),
-      fc.constantFrom("[]", "null", "42", '"text"', '{"client_id": 1, "client_secret": []}', '{"redirect_uri": {"a": 1}}', '{"end_user_id": null}', "{".repeat(5000)),
+      fc.constantFrom(
+        "[]",
+        "null",
+        "42",
+        '"text"',
+        '{"client_id": 1, "client_secret": []}',
+        '{"redirect_uri": {"a": 1}}',
+        '{"end_user_id": null}',
+        "{".repeat(5000),
+      ),
     ),
   )
   .filter(([op, body]) => !(op.operationId === "createAuthSession" && body === "{}"))
-  .map(([op, body]): Malformed => ({ kind: "broken body", method: "POST", template: op.path, path: op.path, rawBody: body, token: op.operationId === "createToken" ? null : undefined }));
+  .map(
+    ([op, body]): Malformed => ({
+      kind: "broken body",
+      method: "POST",
+      template: op.path,
+      path: op.path,
+      rawBody: body,
+      token: op.operationId === "createToken" ? null : undefined,
+    }),
+  );
 
 const wrongMethod = fc
-  .tuple(fc.constantFrom(...new Set(operations.map((op) => op.path))), fc.constantFrom("PUT", "DELETE", "PATCH", "OPTIONS", "POST", "GET"))
+  .tuple(
+    fc.constantFrom(...new Set(operations.map((op) => op.path))),
+    fc.constantFrom("PUT", "DELETE", "PATCH", "OPTIONS", "POST", "GET"),
+  )
   .filter(([path, method]) => !operations.some((op) => op.path === path && op.method === method))
-  .map(([path, method]): Malformed => ({ kind: "wrong method", method, path: path.replace("{product_id}", "prd_cba_card"), expectStatus: 405 }));
+  .map(
+    ([path, method]): Malformed => ({
+      kind: "wrong method",
+      method,
+      path: path.replace("{product_id}", "prd_cba_card"),
+      expectStatus: 405,
+    }),
+  );
 
 const missingRequired = fc
-  .constantFrom(...operations.flatMap((op) => paramsOf(op).filter((p) => p.in === "query" && p.required).map((param) => ({ op, param }))))
+  .constantFrom(
+    ...operations.flatMap((op) =>
+      paramsOf(op)
+        .filter((p) => p.in === "query" && p.required)
+        .map((param) => ({ op, param })),
+    ),
+  )
   .map(({ op, param }): Malformed => {
     const url = new URL(base(op.operationId).path, "https://x");
     url.searchParams.delete(param.name);
-    return { kind: "missing parameter", method: op.method, template: op.path, path: `${url.pathname}${url.search}` };
+    return {
+      kind: "missing parameter",
+      method: op.method,
+      template: op.path,
+      path: `${url.pathname}${url.search}`,
+    };
   });
 
 const badVersion = fc
-  .tuple(fc.constantFrom(...operations.filter((op) => op.method === "GET")), fc.stringMatching(/^[ -~]{0,12}$/).filter((v) => !["v1", "v2", "v3"].includes(v.trim())))
-  .map(([op, version]): Malformed => ({ kind: "bad version header", method: op.method, template: op.path, path: base(op.operationId).path, headers: { "x-platform-version": version } }));
+  .tuple(
+    fc.constantFrom(...operations.filter((op) => op.method === "GET")),
+    fc.stringMatching(/^[ -~]{0,12}$/).filter((v) => !["v1", "v2", "v3"].includes(v.trim())),
+  )
+  .map(
+    ([op, version]): Malformed => ({
+      kind: "bad version header",
+      method: op.method,
+      template: op.path,
+      path: base(op.operationId).path,
+      headers: { "x-platform-version": version },
+    }),
+  );
 
 const badToken = fc
-  .tuple(fc.constantFrom(...operations.filter((op) => op.method === "GET" && op.operationId !== "listInstitutions")), fc.stringMatching(/^[!-~]{0,40}$/))
-  .map(([op, token]): Malformed => ({ kind: "bad token", method: op.method, template: op.path, path: base(op.operationId).path, token: token.length ? token : "x", expectStatus: 401 }));
+  .tuple(
+    fc.constantFrom(
+      ...operations.filter((op) => op.method === "GET" && op.operationId !== "listInstitutions"),
+    ),
+    fc.stringMatching(/^[!-~]{0,40}$/),
+  )
+  .map(
+    ([op, token]): Malformed => ({
+      kind: "bad token",
+      method: op.method,
+      template: op.path,
+      path: base(op.operationId).path,
+      token: token.length ? token : "x",
+      expectStatus: 401,
+    }),
+  );
 
 const unknownPath = fc
   .array(fc.stringMatching(/^[A-Za-z0-9._~-]{1,16}$/), { minLength: 1, maxLength: 4 })
   .map((segments) => `/v1/${segments.join("/")}`)
-  .filter((path) => !operations.some((op) => new RegExp(`^${op.path.replace("{product_id}", "[^/]+")}$`).test(path)))
+  .filter(
+    (path) =>
+      !operations.some((op) => new RegExp(`^${op.path.replace("{product_id}", "[^/]+")}$`).test(path)),
+  )
   .map((path): Malformed => ({ kind: "unknown path", method: "GET", path, expectStatus: 404 }));
 
 const badUrl = fc
-  .tuple(fc.constantFrom(...operations.map((op) => op.path.replace("{product_id}", "x"))), fc.constantFrom("%", "%0", "%zz", "%E0%A4%A"))
-  .map(([path, broken]): Malformed => ({ kind: "bad url encoding", method: "GET", path: `${path}${broken}`, expectStatus: 400 }));
+  .tuple(
+    fc.constantFrom(...operations.map((op) => op.path.replace("{product_id}", "x"))),
+    fc.constantFrom("%", "%0", "%zz", "%E0%A4%A"),
+  )
+  .map(
+    ([path, broken]): Malformed => ({
+      kind: "bad url encoding",
+      method: "GET",
+      path: `${path}${broken}`,
+      expectStatus: 400,
+    }),
+  );
 
-const malformed = fc.oneof(badUrl, badType, unknownParam, hugeValue, brokenJson, wrongMethod, missingRequired, badVersion, badToken, unknownPath);
+const malformed = fc.oneof(
+  badUrl,
+  badType,
+  unknownParam,
+  hugeValue,
+  brokenJson,
+  wrongMethod,
+  missingRequired,
+  badVersion,
+  badToken,
+  unknownPath,
+);
 
 describe("fuzz: malformed requests", () => {
   it("every answer is a documented 4xx, never a 5xx or a crash", async () => {
@@ -146,7 +300,10 @@ describe("fuzz: malformed requests", () => {
         kinds.set(request.kind, (kinds.get(request.kind) ?? 0) + 1);
         const response = await sandbox.call(request.method, request.path, {
           rawBody: request.rawBody,
-          headers: request.rawBody !== undefined ? { "content-type": "application/json", ...request.headers } : request.headers,
+          headers:
+            request.rawBody !== undefined
+              ? { "content-type": "application/json", ...request.headers }
+              : request.headers,
           token: request.token,
         });
         const context = `${request.kind}: ${request.method} ${request.path} -> ${response.status} ${response.text.slice(0, 200)}`;
@@ -160,7 +317,18 @@ describe("fuzz: malformed requests", () => {
     );
     // Every kind of malformation was exercised.
     expect([...kinds.keys()].sort()).toEqual(
-      ["bad token", "bad type", "bad url encoding", "bad version header", "broken body", "huge value", "missing parameter", "unknown parameter", "unknown path", "wrong method"].sort(),
+      [
+        "bad token",
+        "bad type",
+        "bad url encoding",
+        "bad version header",
+        "broken body",
+        "huge value",
+        "missing parameter",
+        "unknown parameter",
+        "unknown path",
+        "wrong method",
+      ].sort(),
     );
     // The sandbox still answers normally afterwards.
     expect((await sandbox.get("/v1/end-users", VERSION)).status).toBe(200);

@@ -6,7 +6,9 @@ import addFormatsModule from "ajv-formats";
 import { Agent, request } from "undici";
 import { type MockServer, type MockServerOptions, startMockServer } from "../src/index.js";
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 export const VERSIONS = ["v1", "v2", "v3"] as const;
 export type Version = (typeof VERSIONS)[number];
@@ -42,7 +44,13 @@ export function operationsOf(version: Version): Operation[] {
   for (const [path, item] of Object.entries(bundle.paths as Json)) {
     for (const [method, operation] of Object.entries(item as Json)) {
       if (typeof operation === "object" && operation && "operationId" in operation) {
-        out.push({ version, method: method.toUpperCase(), path, operationId: (operation as Json).operationId as string, operation: operation as Json });
+        out.push({
+          version,
+          method: method.toUpperCase(),
+          path,
+          operationId: (operation as Json).operationId as string,
+          operation: operation as Json,
+        });
       }
     }
   }
@@ -77,7 +85,13 @@ export class Sandbox {
   async call(
     method: string,
     path: string,
-    options: { version?: string; token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+    options: {
+      version?: string;
+      token?: string | null;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: "application/json; charset=UTF-8", ...options.headers };
     if (options.version) headers["x-platform-version"] = options.version;
@@ -85,8 +99,14 @@ export class Sandbox {
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json; charset=UTF-8";
-    const response = await request(`${this.server.url}${path}`, { method: method as "GET", headers, body, dispatcher: this.agent });
+    if (body !== undefined && !headers["content-type"])
+      headers["content-type"] = "application/json; charset=UTF-8";
+    const response = await request(`${this.server.url}${path}`, {
+      method: method as "GET",
+      headers,
+      body,
+      dispatcher: this.agent,
+    });
     const text = await response.body.text();
     let parsed: unknown;
     try {
@@ -103,7 +123,9 @@ export class Sandbox {
     };
   }
 
-  async token(credentials = { clientId: this.server.clientId, clientSecret: this.server.clientSecret }): Promise<string> {
+  async token(
+    credentials = { clientId: this.server.clientId, clientSecret: this.server.clientSecret },
+  ): Promise<string> {
     if (this.tokenCache && credentials.clientId === this.server.clientId) return this.tokenCache;
     const response = await this.call("POST", "/v1/token", {
       token: null,
@@ -136,14 +158,17 @@ function ajvFor(version: string): Ajv2020 {
   return ajv;
 }
 
-const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+const escapeSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 function resolveRef(bundle: Json, node: Json): { node: Json; pointer?: string } {
   let current = node;
   let pointer: string | undefined;
   while (typeof current.$ref === "string") {
     pointer = (current.$ref as string).slice(1);
-    current = pointer.split("/").slice(1).reduce<unknown>((n, k) => (n as Json)[k.replace(/~1/g, "/").replace(/~0/g, "~")], bundle) as Json;
+    current = pointer
+      .split("/")
+      .slice(1)
+      .reduce<unknown>((n, k) => (n as Json)[k.replace(/~1/g, "/").replace(/~0/g, "~")], bundle) as Json;
   }
   return { node: current, pointer };
 }
@@ -152,20 +177,32 @@ function resolveRef(bundle: Json, node: Json): { node: Json; pointer?: string } 
  * Asserts (by throwing) that a response is documented by the operation in the version's bundle:
  * its status (exact, `4XX` or `default`), media type and body schema.
  */
-export function assertDocumentedResponse(version: string, method: string, path: string, response: ApiResponse): void {
+export function assertDocumentedResponse(
+  version: string,
+  method: string,
+  path: string,
+  response: ApiResponse,
+): void {
   const bundle = loadBundle(version);
   const operation = ((bundle.paths as Json)[path] as Json)[method.toLowerCase()] as Json;
   const responses = operation.responses as Json;
-  const statusKey = [String(response.status), `${String(response.status)[0]}XX`, "default"].find((key) => key in responses);
-  if (!statusKey) throw new Error(`${version} ${method} ${path}: status ${response.status} is not documented (${response.text.slice(0, 200)})`);
-  const responsePointer = `/paths/${escape(path)}/${method.toLowerCase()}/responses/${escape(statusKey)}`;
+  const statusKey = [String(response.status), `${String(response.status)[0]}XX`, "default"].find(
+    (key) => key in responses,
+  );
+  if (!statusKey)
+    throw new Error(
+      `${version} ${method} ${path}: status ${response.status} is not documented (${response.text.slice(0, 200)})`,
+    );
+  const responsePointer = `/paths/${escapeSegment(path)}/${method.toLowerCase()}/responses/${escapeSegment(statusKey)}`;
   const resolved = resolveRef(bundle, responses[statusKey] as Json);
   const content = resolved.node.content as Json;
   const mediaType = Object.keys(content)[0]!;
   if (!response.contentType.toLowerCase().startsWith(mediaType)) {
-    throw new Error(`${version} ${method} ${path} ${response.status}: media type ${response.contentType}, documented ${mediaType}`);
+    throw new Error(
+      `${version} ${method} ${path} ${response.status}: media type ${response.contentType}, documented ${mediaType}`,
+    );
   }
-  const schemaPointer = `${resolved.pointer ?? responsePointer}/content/${escape(mediaType)}/schema`;
+  const schemaPointer = `${resolved.pointer ?? responsePointer}/content/${escapeSegment(mediaType)}/schema`;
   const key = `${version} ${schemaPointer}`;
   let validate = validators.get(key);
   if (!validate) {
@@ -181,7 +218,8 @@ export function assertDocumentedResponse(version: string, method: string, path: 
 
 /** Asserts that a response is an error in the short shape outside any operation (unknown path, wrong method). */
 export function assertShortError(response: ApiResponse): void {
-  if (!response.contentType.startsWith("application/json")) throw new Error(`media type ${response.contentType}`);
+  if (!response.contentType.startsWith("application/json"))
+    throw new Error(`media type ${response.contentType}`);
   const body = response.body as Json;
   if (typeof body?.id !== "string" || typeof body.message !== "string" || typeof body.name !== "string") {
     throw new Error(`not a ShortError: ${response.text}`);
@@ -191,7 +229,9 @@ export function assertShortError(response: ApiResponse): void {
 }
 
 /** The end users with data: the person and the organisation, from the end-user list. */
-export async function mainEndUsers(sandbox: Sandbox): Promise<{ person: string; organisation: string; all: string[] }> {
+export async function mainEndUsers(
+  sandbox: Sandbox,
+): Promise<{ person: string; organisation: string; all: string[] }> {
   const response = await sandbox.get("/v1/end-users", "v2");
   const users = response.body as { id: string }[];
   const withAccounts: string[] = [];
@@ -219,19 +259,34 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
   const byUser = (path: string) => [{ path: `${path}?end_user_id=${endUser}` }];
   switch (operationId) {
     case "createToken":
-      return [{ method: "POST", path: "/v1/token", token: null, body: { client_id: server.clientId, client_secret: server.clientSecret } }];
+      return [
+        {
+          method: "POST",
+          path: "/v1/token",
+          token: null,
+          body: { client_id: server.clientId, client_secret: server.clientSecret },
+        },
+      ];
     case "createAuthSession":
       return [
         {
           method: "POST",
           path: "/v1/auth/session",
-          body: { end_user_id: endUser, institution_id: "inst_westpac", redirect_uri: "https://app.example.com.au/done", cancel_uri: "https://app.example.com.au/cancel" },
+          body: {
+            end_user_id: endUser,
+            institution_id: "inst_westpac",
+            redirect_uri: "https://app.example.com.au/done",
+            cancel_uri: "https://app.example.com.au/cancel",
+          },
         },
       ];
     case "listInstitutions":
       return [
         { path: `/v1/institutions?client_id=${server.clientId}` },
-        { path: `/v1/institutions?client_id=${server.clientId}&industry=energy&institution_mode=recommended`, token: null },
+        {
+          path: `/v1/institutions?client_id=${server.clientId}&industry=energy&institution_mode=recommended`,
+          token: null,
+        },
       ];
     case "listAccounts":
       return [{ path: `/v1/accounts?end_user_id=${endUser}&limit=3&offset=1` }];
@@ -260,9 +315,14 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
     case "listBankingScheduledPayments":
       return byUser("/v1/banking/payments/scheduled");
     case "listBankingProducts":
-      return [{ path: "/v1/banking/products?institution_id=inst_cba&page%5Bsize%5D=1000" }, { path: "/v1/banking/products" }];
+      return [
+        { path: "/v1/banking/products?institution_id=inst_cba&page%5Bsize%5D=1000" },
+        { path: "/v1/banking/products" },
+      ];
     case "getBankingProduct":
-      return ["everyday", "saver", "card", "mortgage", "term"].map((key) => ({ path: `/v1/banking/products/prd_cba_${key}` }));
+      return ["everyday", "saver", "card", "mortgage", "term"].map((key) => ({
+        path: `/v1/banking/products/prd_cba_${key}`,
+      }));
     case "listBankingTransactions":
       return [{ path: "/v1/banking/transactions" }];
     case "listDerRecords":
@@ -270,7 +330,10 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
     case "listEnergyAccountBalances":
       return byUser("/v1/energy/balances");
     case "listEnergyPlans":
-      return [{ path: "/v1/energy/plans?retailer_id=agl&status=all&page%5Bsize%5D=1000" }, { path: "/v1/energy/plans?institution_id=inst_origin" }];
+      return [
+        { path: "/v1/energy/plans?retailer_id=agl&status=all&page%5Bsize%5D=1000" },
+        { path: "/v1/energy/plans?institution_id=inst_origin" },
+      ];
     case "getCommonIdentity":
       return [{ path: "/v1/common/identity" }];
     case "listConsents":
@@ -281,4 +344,3 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
       throw new Error(`no valid request written for ${operationId}: add one to test/helpers.ts`);
   }
 }
-

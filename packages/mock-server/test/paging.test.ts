@@ -14,7 +14,13 @@ afterAll(() => sandbox.close());
 type Links = { next?: string; prev?: string };
 
 /** Follows `links.next` from a first address; returns every page's items. */
-async function walk(first: string, version: string, key: string, path: string, direction: "next" | "prev" = "next") {
+async function walk(
+  first: string,
+  version: string,
+  key: string,
+  path: string,
+  direction: "next" | "prev" = "next",
+) {
   const pages: unknown[][] = [];
   let address: string | undefined = first;
   while (address) {
@@ -34,7 +40,10 @@ const ids = (items: unknown[], key: string) => items.map((item) => (item as Reco
 describe("offset paging", () => {
   it("walks all transactions of two years by links.next with nothing lost or repeated", async () => {
     const base = `/v1/transactions?end_user_id=${users.person}&from_date=2000-01-01`;
-    const all = (await sandbox.get(`${base}&limit=100000`, "v2")).body as { data: { id: string }[]; links: Links };
+    const all = (await sandbox.get(`${base}&limit=100000`, "v2")).body as {
+      data: { id: string }[];
+      links: Links;
+    };
     expect(all.data.length).toBeGreaterThan(1000);
     expect(all.links.next).toBeUndefined();
     const pages = await walk(`${base}&limit=37`, "v2", "data", "/v1/transactions");
@@ -45,7 +54,10 @@ describe("offset paging", () => {
   });
 
   it("defaults to 25 items per page and carries the next offset", async () => {
-    const response = await sandbox.get(`/v1/transactions?end_user_id=${users.organisation}&from_date=2000-01-01`, "v1");
+    const response = await sandbox.get(
+      `/v1/transactions?end_user_id=${users.organisation}&from_date=2000-01-01`,
+      "v1",
+    );
     const body = response.body as { data: unknown[]; links: Links };
     expect(body.data).toHaveLength(25);
     const next = new URL(body.links.next!, sandbox.server.url);
@@ -58,7 +70,8 @@ describe("offset paging", () => {
     const pages = await walk(`${base}&limit=2`, "v3", "data", "/v1/accounts");
     const byHand: unknown[] = [];
     for (let offset = 0; ; offset += 2) {
-      const page = ((await sandbox.get(`${base}&limit=2&offset=${offset}`, "v3")).body as { data: unknown[] }).data;
+      const page = ((await sandbox.get(`${base}&limit=2&offset=${offset}`, "v3")).body as { data: unknown[] })
+        .data;
       if (page.length === 0) break;
       byHand.push(...page);
     }
@@ -74,18 +87,37 @@ describe("offset paging", () => {
 
 describe("cursor paging", () => {
   const cases = [
-    { path: "/v1/banking/accounts", key: "accounts", id: "account_id", query: () => `end_user_id=${users.person}` },
+    {
+      path: "/v1/banking/accounts",
+      key: "accounts",
+      id: "account_id",
+      query: () => `end_user_id=${users.person}`,
+    },
     { path: "/v1/banking/products", key: "products", id: "product_id", query: () => "" },
     { path: "/v1/energy/plans", key: "plans", id: "plan_id", query: () => "retailer_id=origin&status=all" },
-    { path: "/v1/service-points", key: "data", id: "id", query: () => `end_user_id=${users.person}`, forwardOnly: true },
-    { path: "/v1/banking/payments/scheduled", key: "scheduled_payments", id: "scheduled_payment_id", query: () => `end_user_id=${users.organisation}` },
+    {
+      path: "/v1/service-points",
+      key: "data",
+      id: "id",
+      query: () => `end_user_id=${users.person}`,
+      forwardOnly: true,
+    },
+    {
+      path: "/v1/banking/payments/scheduled",
+      key: "scheduled_payments",
+      id: "scheduled_payment_id",
+      query: () => `end_user_id=${users.organisation}`,
+    },
   ];
 
   for (const { path, key, id, query, forwardOnly } of cases) {
     it(`${path}: forwards by links.next and backwards by links.prev, nothing lost or repeated`, async () => {
       const base = `${path}?${query()}`;
       const join = base.endsWith("?") ? "" : "&";
-      const whole = (await sandbox.get(`${base}${join}page%5Bsize%5D=1000`, "v2")).body as Record<string, unknown[]>;
+      const whole = (await sandbox.get(`${base}${join}page%5Bsize%5D=1000`, "v2")).body as Record<
+        string,
+        unknown[]
+      >;
       const expected = ids(whole[key]!, id);
       expect(expected.length).toBeGreaterThan(2);
 
@@ -111,10 +143,16 @@ describe("cursor paging", () => {
   }
 
   it("rejects a page size above 1000 and a cursor it did not issue, naming the parameter", async () => {
-    const big = await sandbox.get(`/v1/banking/accounts?end_user_id=${users.person}&page%5Bsize%5D=1001`, "v2");
+    const big = await sandbox.get(
+      `/v1/banking/accounts?end_user_id=${users.person}&page%5Bsize%5D=1001`,
+      "v2",
+    );
     expect(big.status).toBe(400);
     expect((big.body as { message: string }).message).toContain("page[size]");
-    const forged = await sandbox.get(`/v1/banking/accounts?end_user_id=${users.person}&page%5Bafter%5D=not-a-cursor`, "v2");
+    const forged = await sandbox.get(
+      `/v1/banking/accounts?end_user_id=${users.person}&page%5Bafter%5D=not-a-cursor`,
+      "v2",
+    );
     expect(forged.status).toBe(400);
     expect((forged.body as { message: string }).message).toContain("page[after]");
     assertDocumentedResponse("v2", "GET", "/v1/banking/accounts", forged);

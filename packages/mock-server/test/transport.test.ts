@@ -19,7 +19,9 @@ describe("transport", () => {
   it("answers plain HTTP on the HTTPS port with a 400 and closes the connection", async () => {
     const port = Number(new URL(sandbox.server.url).port);
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1", () => socket.write("GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+      const socket = connect(port, "127.0.0.1", () =>
+        socket.write("GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+      );
       let text = "";
       socket.on("data", (chunk) => {
         text += chunk.toString();

@@ -10,6 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are walked freely in these assertions
 type Json = Record<string, any>;
 
 describe("version choice", () => {
@@ -56,8 +57,10 @@ describe("v1 and v2 shapes of the same data", () => {
     expect(v1.depositRates[0].application_type).toBeUndefined();
     expect(v2.deposit_rates.map((r: Json) => r.rate)).toEqual(v1.depositRates.map((r: Json) => r.rate));
 
-    const fees1 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v1")).body as Json).product.fees;
-    const fees2 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v2")).body as Json).product.fees;
+    const fees1 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v1")).body as Json).product
+      .fees;
+    const fees2 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v2")).body as Json).product
+      .fees;
     expect(fees1[0].amount).toBe(fees2[0].fixed_amount.amount);
     expect(fees2[0].fee_method_u_type).toBe("fixedAmount");
     expect(fees1[1].transaction_rate).toBe(fees2[1].rate_based.rate);
@@ -74,18 +77,27 @@ describe("v1 and v2 shapes of the same data", () => {
     const features2 = v2.flatMap((a: Json) => a.features);
     expect(features1.length).toBeGreaterThan(0);
     expect(features1.every((f: Json) => typeof f.is_activated === "boolean")).toBe(true);
-    expect(features2.map((f: Json) => f.is_activated)).toEqual(features1.map((f: Json) => (f.is_activated ? "ACTIVATED" : "NOT_ACTIVATED")));
+    expect(features2.map((f: Json) => f.is_activated)).toEqual(
+      features1.map((f: Json) => (f.is_activated ? "ACTIVATED" : "NOT_ACTIVATED")),
+    );
   });
 
   it("banking transactions: nppPayload with root service in v1, npp_payload with extension_u_type in v2", async () => {
-    const v1 = ((await sandbox.get("/v1/banking/transactions", "v1")).body as Json).transactions.filter((t: Json) => t.extended_data);
-    const v2 = ((await sandbox.get("/v1/banking/transactions", "v2")).body as Json).transactions.filter((t: Json) => t.extended_data);
+    const v1 = ((await sandbox.get("/v1/banking/transactions", "v1")).body as Json).transactions.filter(
+      (t: Json) => t.extended_data,
+    );
+    const v2 = ((await sandbox.get("/v1/banking/transactions", "v2")).body as Json).transactions.filter(
+      (t: Json) => t.extended_data,
+    );
     expect(v1.length).toBeGreaterThan(0);
     expect(v1.map((t: Json) => t.transaction_id)).toEqual(v2.map((t: Json) => t.transaction_id));
     expect(v1[0].extended_data.nppPayload).toBeDefined();
     expect(v1[0].extended_data.service).toBeDefined();
     expect(v1[0].extended_data.x2p101_payload).toBeDefined();
-    expect(v2[0].extended_data).toMatchObject({ extension_u_type: "nppPayload", npp_payload: { service: v1[0].extended_data.service } });
+    expect(v2[0].extended_data).toMatchObject({
+      extension_u_type: "nppPayload",
+      npp_payload: { service: v1[0].extended_data.service },
+    });
     expect(v2[0].extended_data.service).toBeUndefined();
     expect(v2[0].extended_data.x2p101_payload).toBeUndefined();
   });
@@ -117,7 +129,9 @@ describe("determinism", () => {
     try {
       const againUsers = await mainEndUsers(again);
       expect(againUsers).toEqual(users);
-      expect((await again.get(path(users.person), "v2")).body).toEqual((await sandbox.get(path(users.person), "v2")).body);
+      expect((await again.get(path(users.person), "v2")).body).toEqual(
+        (await sandbox.get(path(users.person), "v2")).body,
+      );
       const otherUsers = await mainEndUsers(other);
       expect(otherUsers.person).not.toBe(users.person);
     } finally {

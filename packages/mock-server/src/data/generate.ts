@@ -8,12 +8,10 @@ import { deriveIncomes } from "./income.js";
 import type {
   Account,
   Address,
-  BankingProduct,
   Concession,
   Consent,
   DataSet,
   DerRecord,
-  DirectDebit,
   EndUser,
   EnergyAccount,
   EnergyPlan,
@@ -27,31 +25,116 @@ import type {
 import { productsFor } from "./products.js";
 
 const BANKS: { id: string; name: string; brand: string; bsbs: string[]; website: string }[] = [
-  { id: "inst_cba", name: "Commonwealth Bank", brand: "cba", bsbs: ["062-000", "063-010", "064-123"], website: "https://www.commbank.com.au" },
-  { id: "inst_westpac", name: "Westpac", brand: "westpac", bsbs: ["032-000", "033-075", "034-702"], website: "https://www.westpac.com.au" },
-  { id: "inst_nab", name: "National Australia Bank", brand: "nab", bsbs: ["083-004", "082-057", "084-034"], website: "https://www.nab.com.au" },
-  { id: "inst_anz", name: "ANZ", brand: "anz", bsbs: ["012-003", "013-006", "014-002"], website: "https://www.anz.com.au" },
-  { id: "inst_macquarie", name: "Macquarie Bank", brand: "macquarie", bsbs: ["182-512", "182-222"], website: "https://www.macquarie.com.au" },
+  {
+    id: "inst_cba",
+    name: "Commonwealth Bank",
+    brand: "cba",
+    bsbs: ["062-000", "063-010", "064-123"],
+    website: "https://www.commbank.com.au",
+  },
+  {
+    id: "inst_westpac",
+    name: "Westpac",
+    brand: "westpac",
+    bsbs: ["032-000", "033-075", "034-702"],
+    website: "https://www.westpac.com.au",
+  },
+  {
+    id: "inst_nab",
+    name: "National Australia Bank",
+    brand: "nab",
+    bsbs: ["083-004", "082-057", "084-034"],
+    website: "https://www.nab.com.au",
+  },
+  {
+    id: "inst_anz",
+    name: "ANZ",
+    brand: "anz",
+    bsbs: ["012-003", "013-006", "014-002"],
+    website: "https://www.anz.com.au",
+  },
+  {
+    id: "inst_macquarie",
+    name: "Macquarie Bank",
+    brand: "macquarie",
+    bsbs: ["182-512", "182-222"],
+    website: "https://www.macquarie.com.au",
+  },
   { id: "inst_ing", name: "ING", brand: "ing", bsbs: ["923-100"], website: "https://www.ing.com.au" },
-  { id: "inst_bendigo", name: "Bendigo Bank", brand: "bendigo", bsbs: ["633-000", "633-108"], website: "https://www.bendigobank.com.au" },
+  {
+    id: "inst_bendigo",
+    name: "Bendigo Bank",
+    brand: "bendigo",
+    bsbs: ["633-000", "633-108"],
+    website: "https://www.bendigobank.com.au",
+  },
 ];
 
 const RETAILERS: { id: string; name: string; brand: string; website: string }[] = [
   { id: "inst_agl", name: "AGL", brand: "agl", website: "https://www.agl.com.au" },
   { id: "inst_origin", name: "Origin Energy", brand: "origin", website: "https://www.originenergy.com.au" },
-  { id: "inst_energyaustralia", name: "EnergyAustralia", brand: "energyaustralia", website: "https://www.energyaustralia.com.au" },
+  {
+    id: "inst_energyaustralia",
+    name: "EnergyAustralia",
+    brand: "energyaustralia",
+    website: "https://www.energyaustralia.com.au",
+  },
   { id: "inst_red", name: "Red Energy", brand: "red-energy", website: "https://www.redenergy.com.au" },
   { id: "inst_alinta", name: "Alinta Energy", brand: "alinta", website: "https://www.alintaenergy.com.au" },
 ];
 
-const FIRST_NAMES = ["Olivia", "Liam", "Charlotte", "Noah", "Amelia", "Jack", "Isla", "William", "Mia", "Oliver", "Chloe", "Lachlan"];
+const FIRST_NAMES = [
+  "Olivia",
+  "Liam",
+  "Charlotte",
+  "Noah",
+  "Amelia",
+  "Jack",
+  "Isla",
+  "William",
+  "Mia",
+  "Oliver",
+  "Chloe",
+  "Lachlan",
+];
 const MIDDLE_NAMES = ["Grace", "James", "Rose", "Thomas", "Jane", "Edward", "May", "Patrick"];
-const LAST_NAMES = ["Nguyen", "Smith", "Wilson", "Taylor", "Brown", "Williams", "Kelly", "Martin", "Chen", "Singh", "O'Brien", "Walker"];
-const ORG_NAMES = ["Harbourside Joinery", "Southern Cross Landscaping", "Banksia Bakery", "Blue Gum Electrical", "Wattle Street Physio"];
+const LAST_NAMES = [
+  "Nguyen",
+  "Smith",
+  "Wilson",
+  "Taylor",
+  "Brown",
+  "Williams",
+  "Kelly",
+  "Martin",
+  "Chen",
+  "Singh",
+  "O'Brien",
+  "Walker",
+];
+const ORG_NAMES = [
+  "Harbourside Joinery",
+  "Southern Cross Landscaping",
+  "Banksia Bakery",
+  "Blue Gum Electrical",
+  "Wattle Street Physio",
+];
 
-const LOCALITIES: { suburb: string; state: string; postcode: string; distributor: string; nmiPrefix: string }[] = [
+const LOCALITIES: {
+  suburb: string;
+  state: string;
+  postcode: string;
+  distributor: string;
+  nmiPrefix: string;
+}[] = [
   { suburb: "Marrickville", state: "NSW", postcode: "2204", distributor: "Ausgrid", nmiPrefix: "4102" },
-  { suburb: "Parramatta", state: "NSW", postcode: "2150", distributor: "Endeavour Energy", nmiPrefix: "4310" },
+  {
+    suburb: "Parramatta",
+    state: "NSW",
+    postcode: "2150",
+    distributor: "Endeavour Energy",
+    nmiPrefix: "4310",
+  },
   { suburb: "Brunswick", state: "VIC", postcode: "3056", distributor: "Jemena", nmiPrefix: "6001" },
   { suburb: "Richmond", state: "VIC", postcode: "3121", distributor: "CitiPower", nmiPrefix: "6102" },
   { suburb: "Paddington", state: "QLD", postcode: "4064", distributor: "Energex", nmiPrefix: "3120" },
@@ -60,8 +143,16 @@ const LOCALITIES: { suburb: string; state: string; postcode: string; distributor
 ];
 
 const STREETS: [string, string][] = [
-  ["King", "STREET"], ["Illawarra", "ROAD"], ["Sydney", "ROAD"], ["Church", "STREET"], ["The", "PARADE"],
-  ["Wattle", "AVENUE"], ["Banksia", "CRESCENT"], ["Lygon", "STREET"], ["Given", "TERRACE"], ["Lonsdale", "STREET"],
+  ["King", "STREET"],
+  ["Illawarra", "ROAD"],
+  ["Sydney", "ROAD"],
+  ["Church", "STREET"],
+  ["The", "PARADE"],
+  ["Wattle", "AVENUE"],
+  ["Banksia", "CRESCENT"],
+  ["Lygon", "STREET"],
+  ["Given", "TERRACE"],
+  ["Lonsdale", "STREET"],
 ];
 
 /** Options of the data set: the seed and the last day the data covers. */
@@ -76,7 +167,9 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
   const ids = new IdMaker(root.fork("ids"));
   const institutions = makeInstitutions(root.fork("institutions"));
   const people = makeEndUsers(root.fork("users"), ids, referenceDate);
-  const products = BANKS.flatMap((bank) => productsFor(bank, referenceDate, root.fork(`products:${bank.id}`)));
+  const products = BANKS.flatMap((bank) =>
+    productsFor(bank, referenceDate, root.fork(`products:${bank.id}`)),
+  );
 
   const data: DataSet = {
     referenceDate,
@@ -99,11 +192,31 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
 
   const [person, organisation] = people as [EndUser, EndUser];
   const rng = root.fork("holdings");
-  const bankOrder = shuffle(rng, BANKS.map((bank) => bank.id));
-  const retailerOrder = shuffle(rng, RETAILERS.map((retailer) => retailer.id));
+  const bankOrder = shuffle(
+    rng,
+    BANKS.map((bank) => bank.id),
+  );
+  const retailerOrder = shuffle(
+    rng,
+    RETAILERS.map((retailer) => retailer.id),
+  );
 
-  buildBanking(data, person, rng.fork("person-banking"), ids, [bankOrder[0]!, bankOrder[1]!, bankOrder[2]!], "person");
-  buildBanking(data, organisation, rng.fork("org-banking"), ids, [bankOrder[3]!, bankOrder[4]!, bankOrder[3]!], "organisation");
+  buildBanking(
+    data,
+    person,
+    rng.fork("person-banking"),
+    ids,
+    [bankOrder[0]!, bankOrder[1]!, bankOrder[2]!],
+    "person",
+  );
+  buildBanking(
+    data,
+    organisation,
+    rng.fork("org-banking"),
+    ids,
+    [bankOrder[3]!, bankOrder[4]!, bankOrder[3]!],
+    "organisation",
+  );
   buildEnergy(data, person, rng.fork("person-energy"), ids, retailerOrder[0]!, 3);
   buildEnergy(data, organisation, rng.fork("org-energy"), ids, retailerOrder[1]!, 2);
   addOtherConsents(data, rng.fork("other-consents"), ids);
@@ -172,7 +285,8 @@ function makeInstitutions(rng: Prng): Institution[] {
 }
 
 function makeAddress(rng: Prng, type: Address["type"], localityIndex?: number): Address {
-  const locality = localityIndex === undefined ? rng.pick(LOCALITIES) : LOCALITIES[localityIndex % LOCALITIES.length]!;
+  const locality =
+    localityIndex === undefined ? rng.pick(LOCALITIES) : LOCALITIES[localityIndex % LOCALITIES.length]!;
   const [streetName, streetType] = rng.pick(STREETS);
   const address: Address = {
     type,
@@ -222,7 +336,7 @@ function makeEndUsers(rng: Prng, ids: IdMaker, referenceDate: string): EndUser[]
     id: ids.make("eu"),
     type: "PERSON",
     name: `${first} ${last}`,
-    email: `${first}.${last}`.toLowerCase().replace(/'/g, "") + "@example.com.au",
+    email: `${`${first}.${last}`.toLowerCase().replace(/'/g, "")}@example.com.au`,
     phone: mobile(rng),
     phoneType: "MOBILE",
     createdAt: timestamp(addDays(referenceDate, -rng.int(800, 900)), rng.int(480, 1200)),
@@ -239,7 +353,10 @@ function makeEndUsers(rng: Prng, ids: IdMaker, referenceDate: string): EndUser[]
     id: ids.make("eu"),
     type: "ORGANISATION",
     name: orgName,
-    email: `accounts@${orgName.replace(/ Pty Ltd$/, "").replace(/[^A-Za-z]/g, "").toLowerCase()}.com.au`,
+    email: `accounts@${orgName
+      .replace(/ Pty Ltd$/, "")
+      .replace(/[^A-Za-z]/g, "")
+      .toLowerCase()}.com.au`,
     phone: `+61 2 9${rng.digits(3)} ${rng.digits(4)}`,
     phoneType: "BUSINESS",
     createdAt: timestamp(addDays(referenceDate, -rng.int(760, 790)), rng.int(480, 1200)),
@@ -257,7 +374,7 @@ function makeEndUsers(rng: Prng, ids: IdMaker, referenceDate: string): EndUser[]
       id: ids.make("eu"),
       type: "PERSON",
       name: `${givenName} ${familyName}`,
-      email: `${givenName}.${familyName}${i}`.toLowerCase().replace(/'/g, "") + "@example.com.au",
+      email: `${`${givenName}.${familyName}${i}`.toLowerCase().replace(/'/g, "")}@example.com.au`,
       phone: mobile(rng),
       phoneType: "MOBILE",
       createdAt: timestamp(addDays(referenceDate, -rng.int(10, 700)), rng.int(480, 1200)),
@@ -289,7 +406,14 @@ const ENERGY_PERMISSIONS = [
   "common:customer.basic:read",
 ];
 
-function makeConsent(data: DataSet, rng: Prng, ids: IdMaker, endUser: EndUser, institutionId: string, active = true): Consent {
+function makeConsent(
+  data: DataSet,
+  rng: Prng,
+  ids: IdMaker,
+  endUser: EndUser,
+  institutionId: string,
+  active = true,
+): Consent {
   const created = addDays(data.referenceDate, -rng.int(740, 760));
   const consent: Consent = {
     id: ids.make("cns"),
@@ -301,15 +425,25 @@ function makeConsent(data: DataSet, rng: Prng, ids: IdMaker, endUser: EndUser, i
     createdAt: timestamp(created, rng.int(480, 1200)),
     expiresAt: timestamp(addDays(data.referenceDate, active ? rng.int(30, 300) : -rng.int(5, 60)), 0),
     revokedAt: null,
-    permissions: institutionId.startsWith("inst_") && BANKS.some((b) => b.id === institutionId) ? BANKING_PERMISSIONS : ENERGY_PERMISSIONS,
+    permissions:
+      institutionId.startsWith("inst_") && BANKS.some((b) => b.id === institutionId)
+        ? BANKING_PERMISSIONS
+        : ENERGY_PERMISSIONS,
     sharingDurationDays: 365,
   };
-  if (consent.status === "REVOKED") consent.revokedAt = timestamp(addDays(data.referenceDate, -rng.int(5, 60)), 600);
+  if (consent.status === "REVOKED")
+    consent.revokedAt = timestamp(addDays(data.referenceDate, -rng.int(5, 60)), 600);
   data.consents.push(consent);
   return consent;
 }
 
-function consentFor(data: DataSet, rng: Prng, ids: IdMaker, endUser: EndUser, institutionId: string): Consent {
+function consentFor(
+  data: DataSet,
+  rng: Prng,
+  ids: IdMaker,
+  endUser: EndUser,
+  institutionId: string,
+): Consent {
   return (
     data.consents.find((c) => c.endUserId === endUser.id && c.institutionId === institutionId && c.active) ??
     makeConsent(data, rng, ids, endUser, institutionId)
@@ -342,13 +476,35 @@ const PERSON_ACCOUNTS: AccountPlan[] = [
   { productKey: "everyday", category: "TRANS_AND_SAVINGS_ACCOUNTS", bankIndex: 0, nickname: "Everyday" },
   { productKey: "card", category: "CRED_AND_CHRG_CARDS", bankIndex: 0, nickname: "Credit Card" },
   { productKey: "mortgage", category: "RESIDENTIAL_MORTGAGES", bankIndex: 0, nickname: "Home Loan" },
-  { productKey: "saver", category: "TRANS_AND_SAVINGS_ACCOUNTS", bankIndex: 1, nickname: "Rainy Day Savings" },
+  {
+    productKey: "saver",
+    category: "TRANS_AND_SAVINGS_ACCOUNTS",
+    bankIndex: 1,
+    nickname: "Rainy Day Savings",
+  },
   { productKey: "term", category: "TERM_DEPOSITS", bankIndex: 2, nickname: "12 Month Term Deposit" },
-  { productKey: "personal", category: "PERS_LOANS", bankIndex: 2, nickname: "Car Loan", openStatus: "CLOSED" },
-  { productKey: "margin", category: "MARGIN_LOANS", bankIndex: 1, nickname: "Share Investment Loan", isOwned: false },
+  {
+    productKey: "personal",
+    category: "PERS_LOANS",
+    bankIndex: 2,
+    nickname: "Car Loan",
+    openStatus: "CLOSED",
+  },
+  {
+    productKey: "margin",
+    category: "MARGIN_LOANS",
+    bankIndex: 1,
+    nickname: "Share Investment Loan",
+    isOwned: false,
+  },
 ];
 const ORGANISATION_ACCOUNTS: AccountPlan[] = [
-  { productKey: "business", category: "TRANS_AND_SAVINGS_ACCOUNTS", bankIndex: 0, nickname: "Business Operating" },
+  {
+    productKey: "business",
+    category: "TRANS_AND_SAVINGS_ACCOUNTS",
+    bankIndex: 0,
+    nickname: "Business Operating",
+  },
   { productKey: "overdraft", category: "OVERDRAFTS", bankIndex: 0, nickname: "Business Overdraft" },
   { productKey: "business-loan", category: "BUSINESS_LOANS", bankIndex: 1, nickname: "Equipment Loan" },
   { productKey: "lease", category: "LEASES", bankIndex: 1, nickname: "Van Lease" },
@@ -390,23 +546,35 @@ function buildBanking(
       ownership: kind === "person" && plan.category === "RESIDENTIAL_MORTGAGES" ? "TWO_PARTY" : "ONE_PARTY",
       openStatus: plan.openStatus ?? "OPEN",
       creationDate,
-      specificType: plan.category === "CRED_AND_CHRG_CARDS" ? "creditCard" : isLoan(plan.category) ? "loan" : plan.category === "TERM_DEPOSITS" ? "termDeposit" : null,
+      specificType:
+        plan.category === "CRED_AND_CHRG_CARDS"
+          ? "creditCard"
+          : isLoan(plan.category)
+            ? "loan"
+            : plan.category === "TERM_DEPOSITS"
+              ? "termDeposit"
+              : null,
       balanceCents: 0,
       address: endUser.addresses[0]!,
     };
     if (plan.category === "CRED_AND_CHRG_CARDS") {
       const due = rng.cents(300, 2400);
-      account.creditCard = { minPaymentCents: Math.round(due * 0.02), dueCents: due, dueDate: addDays(data.referenceDate, rng.int(3, 25)) };
+      account.creditCard = {
+        minPaymentCents: Math.round(due * 0.02),
+        dueCents: due,
+        dueDate: addDays(data.referenceDate, rng.int(3, 25)),
+      };
     }
     if (isLoan(plan.category)) {
-      const original = plan.category === "RESIDENTIAL_MORTGAGES" ? rng.cents(450_000, 900_000) : rng.cents(15_000, 90_000);
+      const original =
+        plan.category === "RESIDENTIAL_MORTGAGES" ? rng.cents(450_000, 900_000) : rng.cents(15_000, 90_000);
       const years = plan.category === "RESIDENTIAL_MORTGAGES" ? 30 : 5;
       const startDate = addDays(creationDate, 14);
       account.loan = {
         endDate: addMonths(startDate, years * 12),
         originalCents: original,
         startDate,
-        instalmentCents: Math.round(original / (years * 12) * 1.45),
+        instalmentCents: Math.round((original / (years * 12)) * 1.45),
         nextInstalmentDate: addDays(data.referenceDate, rng.int(2, 28)),
         frequency: "P1M",
         repaymentType: "PRINCIPAL_AND_INTEREST",
@@ -441,7 +609,14 @@ function buildBanking(
 }
 
 function isLoan(category: string): boolean {
-  return ["RESIDENTIAL_MORTGAGES", "PERS_LOANS", "BUSINESS_LOANS", "LEASES", "MARGIN_LOANS", "TRADE_FINANCE"].includes(category);
+  return [
+    "RESIDENTIAL_MORTGAGES",
+    "PERS_LOANS",
+    "BUSINESS_LOANS",
+    "LEASES",
+    "MARGIN_LOANS",
+    "TRADE_FINANCE",
+  ].includes(category);
 }
 
 const BILLERS: { name: string; code: string }[] = [
@@ -453,7 +628,13 @@ const BILLERS: { name: string; code: string }[] = [
   { name: "Optus", code: "230334" },
 ];
 
-function makePayees(data: DataSet, endUser: EndUser, rng: Prng, ids: IdMaker, kind: "person" | "organisation"): Payee[] {
+function makePayees(
+  data: DataSet,
+  endUser: EndUser,
+  rng: Prng,
+  ids: IdMaker,
+  kind: "person" | "organisation",
+): Payee[] {
   const payees: Payee[] = [];
   const created = () => addDays(data.referenceDate, -rng.int(30, 700));
   const domesticNames =
@@ -478,7 +659,8 @@ function makePayees(data: DataSet, endUser: EndUser, rng: Prng, ids: IdMaker, ki
       createdDate: created(),
     });
   }
-  const billers = kind === "person" ? BILLERS.slice(0, 4) : [BILLERS[1]!, BILLERS[3]!, BILLERS[4]!, BILLERS[5]!];
+  const billers =
+    kind === "person" ? BILLERS.slice(0, 4) : [BILLERS[1]!, BILLERS[3]!, BILLERS[4]!, BILLERS[5]!];
   for (const biller of billers) {
     payees.push({
       id: ids.make("pye"),
@@ -530,54 +712,81 @@ interface Merchant {
 }
 
 const PERSONAL_SPEND: { weight: number; merchants: Merchant[] }[] = [
-  { weight: 5, merchants: [
-    { name: "Woolworths", category: "GROCERIES", mcc: "5411", min: 18, max: 210 },
-    { name: "Coles", category: "GROCERIES", mcc: "5411", min: 15, max: 190 },
-    { name: "ALDI", category: "GROCERIES", mcc: "5411", min: 12, max: 120 },
-    { name: "Harris Farm Markets", category: "GROCERIES", mcc: "5411", min: 20, max: 95 },
-  ] },
-  { weight: 3, merchants: [
-    { name: "Guzman y Gomez", category: "DINING", mcc: "5814", min: 14, max: 38 },
-    { name: "Grill'd", category: "DINING", mcc: "5812", min: 19, max: 55 },
-    { name: "Single O Cafe", category: "DINING", mcc: "5814", min: 5, max: 26 },
-    { name: "Mr Wong", category: "DINING", mcc: "5812", min: 70, max: 240 },
-  ] },
-  { weight: 2, merchants: [
-    { name: "Transport for NSW Opal", category: "TRANSPORT", mcc: "4111", min: 3, max: 50 },
-    { name: "Ampol", category: "TRANSPORT", mcc: "5541", min: 45, max: 110 },
-    { name: "BP", category: "TRANSPORT", mcc: "5541", min: 40, max: 105 },
-    { name: "Uber", category: "TRANSPORT", mcc: "4121", min: 11, max: 65 },
-  ] },
-  { weight: 2, merchants: [
-    { name: "Kmart", category: "SHOPPING", mcc: "5311", min: 8, max: 150 },
-    { name: "JB Hi-Fi", category: "SHOPPING", mcc: "5732", min: 25, max: 900 },
-    { name: "Bunnings Warehouse", category: "SHOPPING", mcc: "5200", min: 9, max: 320 },
-    { name: "Myer", category: "SHOPPING", mcc: "5311", min: 30, max: 400 },
-  ] },
-  { weight: 1, merchants: [
-    { name: "Hoyts", category: "ENTERTAINMENT", mcc: "7832", min: 18, max: 60 },
-    { name: "Ticketek", category: "ENTERTAINMENT", mcc: "7922", min: 60, max: 260 },
-  ] },
-  { weight: 1, merchants: [
-    { name: "Chemist Warehouse", category: "HEALTH", mcc: "5912", min: 7, max: 85 },
-    { name: "Priceline Pharmacy", category: "HEALTH", mcc: "5912", min: 6, max: 60 },
-  ] },
+  {
+    weight: 5,
+    merchants: [
+      { name: "Woolworths", category: "GROCERIES", mcc: "5411", min: 18, max: 210 },
+      { name: "Coles", category: "GROCERIES", mcc: "5411", min: 15, max: 190 },
+      { name: "ALDI", category: "GROCERIES", mcc: "5411", min: 12, max: 120 },
+      { name: "Harris Farm Markets", category: "GROCERIES", mcc: "5411", min: 20, max: 95 },
+    ],
+  },
+  {
+    weight: 3,
+    merchants: [
+      { name: "Guzman y Gomez", category: "DINING", mcc: "5814", min: 14, max: 38 },
+      { name: "Grill'd", category: "DINING", mcc: "5812", min: 19, max: 55 },
+      { name: "Single O Cafe", category: "DINING", mcc: "5814", min: 5, max: 26 },
+      { name: "Mr Wong", category: "DINING", mcc: "5812", min: 70, max: 240 },
+    ],
+  },
+  {
+    weight: 2,
+    merchants: [
+      { name: "Transport for NSW Opal", category: "TRANSPORT", mcc: "4111", min: 3, max: 50 },
+      { name: "Ampol", category: "TRANSPORT", mcc: "5541", min: 45, max: 110 },
+      { name: "BP", category: "TRANSPORT", mcc: "5541", min: 40, max: 105 },
+      { name: "Uber", category: "TRANSPORT", mcc: "4121", min: 11, max: 65 },
+    ],
+  },
+  {
+    weight: 2,
+    merchants: [
+      { name: "Kmart", category: "SHOPPING", mcc: "5311", min: 8, max: 150 },
+      { name: "JB Hi-Fi", category: "SHOPPING", mcc: "5732", min: 25, max: 900 },
+      { name: "Bunnings Warehouse", category: "SHOPPING", mcc: "5200", min: 9, max: 320 },
+      { name: "Myer", category: "SHOPPING", mcc: "5311", min: 30, max: 400 },
+    ],
+  },
+  {
+    weight: 1,
+    merchants: [
+      { name: "Hoyts", category: "ENTERTAINMENT", mcc: "7832", min: 18, max: 60 },
+      { name: "Ticketek", category: "ENTERTAINMENT", mcc: "7922", min: 60, max: 260 },
+    ],
+  },
+  {
+    weight: 1,
+    merchants: [
+      { name: "Chemist Warehouse", category: "HEALTH", mcc: "5912", min: 7, max: 85 },
+      { name: "Priceline Pharmacy", category: "HEALTH", mcc: "5912", min: 6, max: 60 },
+    ],
+  },
 ];
 
 const BUSINESS_SPEND: { weight: number; merchants: Merchant[] }[] = [
-  { weight: 4, merchants: [
-    { name: "Bunnings Trade", category: "SHOPPING", mcc: "5200", min: 40, max: 1800 },
-    { name: "Timber Supplies Co", category: "SHOPPING", mcc: "5211", min: 300, max: 6500 },
-    { name: "Total Tools", category: "SHOPPING", mcc: "5251", min: 60, max: 1400 },
-  ] },
-  { weight: 2, merchants: [
-    { name: "Ampol", category: "TRANSPORT", mcc: "5541", min: 70, max: 180 },
-    { name: "Linkt Tolls", category: "TRANSPORT", mcc: "4784", min: 20, max: 90 },
-  ] },
-  { weight: 1, merchants: [
-    { name: "Officeworks", category: "SHOPPING", mcc: "5943", min: 15, max: 450 },
-    { name: "Xero Australia", category: "UTILITIES", mcc: "7372", min: 70, max: 70 },
-  ] },
+  {
+    weight: 4,
+    merchants: [
+      { name: "Bunnings Trade", category: "SHOPPING", mcc: "5200", min: 40, max: 1800 },
+      { name: "Timber Supplies Co", category: "SHOPPING", mcc: "5211", min: 300, max: 6500 },
+      { name: "Total Tools", category: "SHOPPING", mcc: "5251", min: 60, max: 1400 },
+    ],
+  },
+  {
+    weight: 2,
+    merchants: [
+      { name: "Ampol", category: "TRANSPORT", mcc: "5541", min: 70, max: 180 },
+      { name: "Linkt Tolls", category: "TRANSPORT", mcc: "4784", min: 20, max: 90 },
+    ],
+  },
+  {
+    weight: 1,
+    merchants: [
+      { name: "Officeworks", category: "SHOPPING", mcc: "5943", min: 15, max: 450 },
+      { name: "Xero Australia", category: "UTILITIES", mcc: "7372", min: 70, max: 70 },
+    ],
+  },
   { weight: 1, merchants: [{ name: "Bakers Delight", category: "DINING", mcc: "5462", min: 8, max: 60 }] },
 ];
 
@@ -613,15 +822,25 @@ function makeTransactions(
   const startDay = toEpochDay(addDays(end, -729));
   const endDay = toEpochDay(end);
   let sequence = data.transactions.length;
-  const byCategory = (category: string) => accounts.find((a) => a.category === category && a.openStatus === "OPEN");
+  const byCategory = (category: string) =>
+    accounts.find((a) => a.category === category && a.openStatus === "OPEN");
   const everyday = accounts[0]!;
   const card = byCategory("CRED_AND_CHRG_CARDS");
   const savings = accounts.find((a, i) => i > 0 && a.category === "TRANS_AND_SAVINGS_ACCOUNTS");
   const loans = accounts.filter((a) => a.loan && a.openStatus === "OPEN");
   const closedLoan = accounts.find((a) => a.loan && a.openStatus === "CLOSED");
-  const employer = kind === "person" ? rng.pick(["NSW HEALTH", "ATLASSIAN PTY LTD", "UNIVERSITY OF SYDNEY", "BHP GROUP"]) : "";
+  const employer =
+    kind === "person"
+      ? rng.pick(["NSW HEALTH", "ATLASSIAN PTY LTD", "UNIVERSITY OF SYDNEY", "BHP GROUP"])
+      : "";
   const salary = rng.cents(2600, 3900);
-  const customers = ["Pymble Ladies College", "J & K Renovations", "Strata Plan 45211", "Hillside Homes Pty Ltd", "Private client"];
+  const customers = [
+    "Pymble Ladies College",
+    "J & K Renovations",
+    "Strata Plan 45211",
+    "Hillside Homes Pty Ltd",
+    "Private client",
+  ];
 
   let cardOwedCents = 0;
   const push = (account: Account, date: string, draft: TransactionDraft) => {
@@ -660,77 +879,236 @@ function makeTransactions(
     const dayOfMonth = Number(date.slice(8, 10));
     if (kind === "person") {
       if ((day - startDay - salaryOffset) % 14 === 0 && day - startDay >= salaryOffset) {
-        push(everyday, date, { amountCents: salary + rng.int(-2000, 2000), description: `SALARY ${employer}`, category: "INCOME", detailType: "TRANSFER_INCOMING" });
+        push(everyday, date, {
+          amountCents: salary + rng.int(-2000, 2000),
+          description: `SALARY ${employer}`,
+          category: "INCOME",
+          detailType: "TRANSFER_INCOMING",
+        });
       }
       const purchases = rng.int(0, dow === 6 || dow === 0 ? 4 : 3);
       for (let i = 0; i < purchases; i++) {
         const merchant = pickWeighted(rng, PERSONAL_SPEND);
         const account = card && rng.chance(0.45) ? card : everyday;
-        push(account, date, { amountCents: -rng.cents(merchant.min, merchant.max), description: `${merchant.name.toUpperCase()} ${rng.pick(LOCALITIES).suburb.toUpperCase()} AU`, merchant, category: merchant.category, detailType: "PAYMENT" });
+        push(account, date, {
+          amountCents: -rng.cents(merchant.min, merchant.max),
+          description: `${merchant.name.toUpperCase()} ${rng.pick(LOCALITIES).suburb.toUpperCase()} AU`,
+          merchant,
+          category: merchant.category,
+          detailType: "PAYMENT",
+        });
       }
-      if (dayOfMonth === 3) push(everyday, date, { amountCents: -1899, description: "NETFLIX.COM", merchant: { name: "Netflix", category: "ENTERTAINMENT", mcc: "4899", min: 0, max: 0 }, category: "ENTERTAINMENT", detailType: "DIRECT_DEBIT" });
-      if (dayOfMonth === 9) push(everyday, date, { amountCents: -rng.cents(75, 95), description: "TELSTRA BPAY", category: "UTILITIES", detailType: "PAYMENT", billerCode: "23796" });
-      if (dayOfMonth === 14) push(everyday, date, { amountCents: -rng.cents(168, 171), description: "MEDIBANK PRIVATE DIRECT DEBIT", category: "HEALTH", detailType: "DIRECT_DEBIT" });
-      if (dayOfMonth === 20 && Number(date.slice(5, 7)) % 3 === 0) push(everyday, date, { amountCents: -rng.cents(280, 520), description: "AGL ENERGY BPAY", category: "UTILITIES", detailType: "PAYMENT", billerCode: "1234" });
+      if (dayOfMonth === 3)
+        push(everyday, date, {
+          amountCents: -1899,
+          description: "NETFLIX.COM",
+          merchant: { name: "Netflix", category: "ENTERTAINMENT", mcc: "4899", min: 0, max: 0 },
+          category: "ENTERTAINMENT",
+          detailType: "DIRECT_DEBIT",
+        });
+      if (dayOfMonth === 9)
+        push(everyday, date, {
+          amountCents: -rng.cents(75, 95),
+          description: "TELSTRA BPAY",
+          category: "UTILITIES",
+          detailType: "PAYMENT",
+          billerCode: "23796",
+        });
+      if (dayOfMonth === 14)
+        push(everyday, date, {
+          amountCents: -rng.cents(168, 171),
+          description: "MEDIBANK PRIVATE DIRECT DEBIT",
+          category: "HEALTH",
+          detailType: "DIRECT_DEBIT",
+        });
+      if (dayOfMonth === 20 && Number(date.slice(5, 7)) % 3 === 0)
+        push(everyday, date, {
+          amountCents: -rng.cents(280, 520),
+          description: "AGL ENERGY BPAY",
+          category: "UTILITIES",
+          detailType: "PAYMENT",
+          billerCode: "1234",
+        });
       if (savings && dayOfMonth === 1) {
         const amount = rng.cents(300, 800);
-        push(everyday, date, { amountCents: -amount, description: `TRANSFER TO ${savings.nickname.toUpperCase()}`, category: "TRANSFER", detailType: "TRANSFER_OUTGOING", npp: true });
-        push(savings, date, { amountCents: amount, description: "TRANSFER FROM EVERYDAY", category: "TRANSFER", detailType: "TRANSFER_INCOMING", npp: true });
+        push(everyday, date, {
+          amountCents: -amount,
+          description: `TRANSFER TO ${savings.nickname.toUpperCase()}`,
+          category: "TRANSFER",
+          detailType: "TRANSFER_OUTGOING",
+          npp: true,
+        });
+        push(savings, date, {
+          amountCents: amount,
+          description: "TRANSFER FROM EVERYDAY",
+          category: "TRANSFER",
+          detailType: "TRANSFER_INCOMING",
+          npp: true,
+        });
       }
-      if (savings && dayOfMonth === 28) push(savings, date, { amountCents: rng.cents(18, 95), description: "BONUS INTEREST", category: "INCOME", detailType: "INTEREST_PAID" });
+      if (savings && dayOfMonth === 28)
+        push(savings, date, {
+          amountCents: rng.cents(18, 95),
+          description: "BONUS INTEREST",
+          category: "INCOME",
+          detailType: "INTEREST_PAID",
+        });
       if (card && dayOfMonth === 22 && cardOwedCents > 0) {
         const repayment = cardOwedCents;
-        push(everyday, date, { amountCents: -repayment, description: "CREDIT CARD REPAYMENT", category: "TRANSFER", detailType: "TRANSFER_OUTGOING" });
-        push(card, date, { amountCents: repayment, description: "PAYMENT RECEIVED THANK YOU", category: "TRANSFER", detailType: "TRANSFER_INCOMING" });
+        push(everyday, date, {
+          amountCents: -repayment,
+          description: "CREDIT CARD REPAYMENT",
+          category: "TRANSFER",
+          detailType: "TRANSFER_OUTGOING",
+        });
+        push(card, date, {
+          amountCents: repayment,
+          description: "PAYMENT RECEIVED THANK YOU",
+          category: "TRANSFER",
+          detailType: "TRANSFER_INCOMING",
+        });
       }
       if (dow === 6 && rng.chance(0.15)) {
         const payee = rng.pick(payees.filter((p) => p.type === "DOMESTIC"));
-        push(everyday, date, { amountCents: -rng.cents(20, 300), description: `OSKO PAYMENT TO ${payee.nickname.toUpperCase()}`, category: "TRANSFER", detailType: "TRANSFER_OUTGOING", npp: true });
+        push(everyday, date, {
+          amountCents: -rng.cents(20, 300),
+          description: `OSKO PAYMENT TO ${payee.nickname.toUpperCase()}`,
+          category: "TRANSFER",
+          detailType: "TRANSFER_OUTGOING",
+          npp: true,
+        });
       }
-      if (dayOfMonth === 15 && rng.chance(0.2)) push(everyday, date, { amountCents: -500, description: "INTERNATIONAL TRANSACTION FEE", category: "FEES", detailType: "FEE" });
+      if (dayOfMonth === 15 && rng.chance(0.2))
+        push(everyday, date, {
+          amountCents: -500,
+          description: "INTERNATIONAL TRANSACTION FEE",
+          category: "FEES",
+          detailType: "FEE",
+        });
       if (closedLoan && day < endDay - 200 && dayOfMonth === 5) {
-        push(closedLoan, date, { amountCents: closedLoan.loan!.instalmentCents, description: "LOAN REPAYMENT", category: "TRANSFER", detailType: "TRANSFER_INCOMING" });
+        push(closedLoan, date, {
+          amountCents: closedLoan.loan!.instalmentCents,
+          description: "LOAN REPAYMENT",
+          category: "TRANSFER",
+          detailType: "TRANSFER_INCOMING",
+        });
       }
     } else {
       if (dow >= 1 && dow <= 5 && rng.chance(0.62)) {
-        push(everyday, date, { amountCents: rng.cents(450, 7000), description: `INVOICE PAYMENT ${rng.pick(customers).toUpperCase()}`, category: "INCOME", detailType: "TRANSFER_INCOMING", npp: rng.chance(0.5) });
+        push(everyday, date, {
+          amountCents: rng.cents(450, 7000),
+          description: `INVOICE PAYMENT ${rng.pick(customers).toUpperCase()}`,
+          category: "INCOME",
+          detailType: "TRANSFER_INCOMING",
+          npp: rng.chance(0.5),
+        });
       }
       if (dow >= 1 && dow <= 5) {
         const purchases = rng.int(0, 2);
         for (let i = 0; i < purchases; i++) {
           const merchant = pickWeighted(rng, BUSINESS_SPEND);
           const account = card && rng.chance(0.4) ? card : everyday;
-          push(account, date, { amountCents: -rng.cents(merchant.min, merchant.max), description: `${merchant.name.toUpperCase()} AU`, merchant, category: merchant.category, detailType: "PAYMENT" });
+          push(account, date, {
+            amountCents: -rng.cents(merchant.min, merchant.max),
+            description: `${merchant.name.toUpperCase()} AU`,
+            merchant,
+            category: merchant.category,
+            detailType: "PAYMENT",
+          });
         }
       }
-      if (dow === 4 && (day - startDay) % 14 < 7) push(everyday, date, { amountCents: -rng.cents(6800, 9200), description: "PAYROLL WAGES", category: "TRANSFER", detailType: "TRANSFER_OUTGOING" });
-      if (dayOfMonth === 28 && ["01", "04", "07", "10"].includes(date.slice(5, 7))) push(everyday, date, { amountCents: -rng.cents(4000, 14000), description: "ATO BAS PAYMENT", category: "UTILITIES", detailType: "PAYMENT", billerCode: "75556" });
-      if (dayOfMonth === 1) push(everyday, date, { amountCents: -450000, description: "RENT WORKSHOP UNIT 4", category: "TRANSFER", detailType: "TRANSFER_OUTGOING" });
-      if (dayOfMonth === 25) push(everyday, date, { amountCents: -2000, description: "ACCOUNT KEEPING FEE", category: "FEES", detailType: "FEE" });
+      if (dow === 4 && (day - startDay) % 14 < 7)
+        push(everyday, date, {
+          amountCents: -rng.cents(6800, 9200),
+          description: "PAYROLL WAGES",
+          category: "TRANSFER",
+          detailType: "TRANSFER_OUTGOING",
+        });
+      if (dayOfMonth === 28 && ["01", "04", "07", "10"].includes(date.slice(5, 7)))
+        push(everyday, date, {
+          amountCents: -rng.cents(4000, 14000),
+          description: "ATO BAS PAYMENT",
+          category: "UTILITIES",
+          detailType: "PAYMENT",
+          billerCode: "75556",
+        });
+      if (dayOfMonth === 1)
+        push(everyday, date, {
+          amountCents: -450000,
+          description: "RENT WORKSHOP UNIT 4",
+          category: "TRANSFER",
+          detailType: "TRANSFER_OUTGOING",
+        });
+      if (dayOfMonth === 25)
+        push(everyday, date, {
+          amountCents: -2000,
+          description: "ACCOUNT KEEPING FEE",
+          category: "FEES",
+          detailType: "FEE",
+        });
       if (card && dayOfMonth === 20 && cardOwedCents > 0) {
         const repayment = cardOwedCents;
-        push(everyday, date, { amountCents: -repayment, description: "BUSINESS CARD REPAYMENT", category: "TRANSFER", detailType: "TRANSFER_OUTGOING" });
-        push(card, date, { amountCents: repayment, description: "PAYMENT RECEIVED THANK YOU", category: "TRANSFER", detailType: "TRANSFER_INCOMING" });
+        push(everyday, date, {
+          amountCents: -repayment,
+          description: "BUSINESS CARD REPAYMENT",
+          category: "TRANSFER",
+          detailType: "TRANSFER_OUTGOING",
+        });
+        push(card, date, {
+          amountCents: repayment,
+          description: "PAYMENT RECEIVED THANK YOU",
+          category: "TRANSFER",
+          detailType: "TRANSFER_INCOMING",
+        });
       }
     }
     for (const loan of loans) {
       if (dayOfMonth === 10) {
-        push(loan, date, { amountCents: loan.loan!.instalmentCents, description: "LOAN REPAYMENT RECEIVED", category: "TRANSFER", detailType: "TRANSFER_INCOMING" });
-        push(loan, date, { amountCents: -Math.round(loan.loan!.instalmentCents * 0.55), description: "INTEREST CHARGED", category: "FEES", detailType: "INTEREST_CHARGED" });
+        push(loan, date, {
+          amountCents: loan.loan!.instalmentCents,
+          description: "LOAN REPAYMENT RECEIVED",
+          category: "TRANSFER",
+          detailType: "TRANSFER_INCOMING",
+        });
+        push(loan, date, {
+          amountCents: -Math.round(loan.loan!.instalmentCents * 0.55),
+          description: "INTEREST CHARGED",
+          category: "FEES",
+          detailType: "INTEREST_CHARGED",
+        });
       }
     }
   }
   // Balances follow the transactions of each account.
   for (const account of accounts) {
-    const flow = data.transactions.filter((t) => t.accountId === account.id).reduce((acc, t) => acc + t.amountCents, 0);
+    const flow = data.transactions
+      .filter((t) => t.accountId === account.id)
+      .reduce((acc, t) => acc + t.amountCents, 0);
     if (account.loan || account.termDeposit) continue;
-    const opening = account.category === "CRED_AND_CHRG_CARDS" || account.category === "OVERDRAFTS" ? -rng.cents(200, 1500) : rng.cents(2000, 15000);
+    const opening =
+      account.category === "CRED_AND_CHRG_CARDS" || account.category === "OVERDRAFTS"
+        ? -rng.cents(200, 1500)
+        : rng.cents(2000, 15000);
     account.balanceCents = account.openStatus === "CLOSED" ? 0 : opening + flow;
   }
 }
 
-function makeScheduledPayments(data: DataSet, endUser: EndUser, accounts: Account[], payees: Payee[], rng: Prng, ids: IdMaker): void {
-  const frequencies: ScheduledPayment["frequency"][] = ["WEEKLY", "FORTNIGHTLY", "MONTHLY", "QUARTERLY", "ANNUALLY", "ONE_OFF"];
+function makeScheduledPayments(
+  data: DataSet,
+  endUser: EndUser,
+  accounts: Account[],
+  payees: Payee[],
+  rng: Prng,
+  ids: IdMaker,
+): void {
+  const frequencies: ScheduledPayment["frequency"][] = [
+    "WEEKLY",
+    "FORTNIGHTLY",
+    "MONTHLY",
+    "QUARTERLY",
+    "ANNUALLY",
+    "ONE_OFF",
+  ];
   const source = accounts[0]!;
   payees.slice(0, 6).forEach((payee, index) => {
     const frequency = frequencies[index % frequencies.length]!;
@@ -747,27 +1125,55 @@ function makeScheduledPayments(data: DataSet, endUser: EndUser, accounts: Accoun
       amountCents: rng.cents(25, 1500),
       frequency,
       nextPaymentDate: addDays(data.referenceDate, rng.int(1, 40)),
-      finalPaymentDate: frequency === "ONE_OFF" ? null : rng.chance(0.5) ? addMonths(data.referenceDate, rng.int(6, 24)) : null,
+      finalPaymentDate:
+        frequency === "ONE_OFF"
+          ? null
+          : rng.chance(0.5)
+            ? addMonths(data.referenceDate, rng.int(6, 24))
+            : null,
       status: "ACTIVE",
     });
   });
 }
 
-function makeDirectDebits(data: DataSet, endUser: EndUser, accounts: Account[], rng: Prng, ids: IdMaker, kind: "person" | "organisation"): void {
+function makeDirectDebits(
+  data: DataSet,
+  endUser: EndUser,
+  accounts: Account[],
+  rng: Prng,
+  ids: IdMaker,
+  kind: "person" | "organisation",
+): void {
   const entities =
     kind === "person"
       ? [
-          { description: "MEDIBANK PRIVATE LTD", financialInstitution: "Commonwealth Bank", abn: "47 080 890 259" },
+          {
+            description: "MEDIBANK PRIVATE LTD",
+            financialInstitution: "Commonwealth Bank",
+            abn: "47 080 890 259",
+          },
           { description: "NETFLIX AUSTRALIA", financialInstitution: "Westpac", abn: "58 152 464 012" },
-          { description: "ANYTIME FITNESS", financialInstitution: "National Australia Bank", abn: "33 135 836 045" },
+          {
+            description: "ANYTIME FITNESS",
+            financialInstitution: "National Australia Bank",
+            abn: "33 135 836 045",
+          },
           { description: "AUSTRALIANSUPER", financialInstitution: "ANZ", abn: "65 714 394 898" },
         ]
       : [
           { description: "XERO AUSTRALIA PTY LTD", financialInstitution: "Westpac", abn: "98 126 434 541" },
-          { description: "ALLIANZ AUSTRALIA INSURANCE", financialInstitution: "Commonwealth Bank", abn: "15 000 122 850" },
+          {
+            description: "ALLIANZ AUSTRALIA INSURANCE",
+            financialInstitution: "Commonwealth Bank",
+            abn: "15 000 122 850",
+          },
           { description: "TELSTRA CORPORATION", financialInstitution: "ANZ", abn: "33 051 775 556" },
         ];
-  const debitAccounts = accounts.filter((a) => a.openStatus === "OPEN" && (a.category === "TRANS_AND_SAVINGS_ACCOUNTS" || a.category === "CRED_AND_CHRG_CARDS"));
+  const debitAccounts = accounts.filter(
+    (a) =>
+      a.openStatus === "OPEN" &&
+      (a.category === "TRANS_AND_SAVINGS_ACCOUNTS" || a.category === "CRED_AND_CHRG_CARDS"),
+  );
   entities.forEach((entity, index) => {
     const account = debitAccounts[index % debitAccounts.length]!;
     data.directDebits.push({
@@ -776,7 +1182,14 @@ function makeDirectDebits(data: DataSet, endUser: EndUser, accounts: Account[], 
       accountId: account.id,
       institutionId: account.institutionId,
       arrangementId: account.arrangementId,
-      entity: { ...entity, acn: entity.abn.replace(/ /g, "").slice(2).replace(/(\d{3})(\d{3})(\d{3})/, "$1 $2 $3"), arbn: "" },
+      entity: {
+        ...entity,
+        acn: entity.abn
+          .replace(/ /g, "")
+          .slice(2)
+          .replace(/(\d{3})(\d{3})(\d{3})/, "$1 $2 $3"),
+        arbn: "",
+      },
       lastDebitCents: rng.cents(15, 400),
       lastDebitAt: timestamp(addDays(data.referenceDate, -rng.int(1, 30)), rng.int(0, 1439)),
     });
@@ -797,10 +1210,22 @@ function makeNmi(rng: Prng, prefix: string): { nmi: string; checksum: number } {
   return { nmi, checksum: (10 - (sum % 10)) % 10 };
 }
 
-function buildEnergy(data: DataSet, endUser: EndUser, rng: Prng, ids: IdMaker, retailerId: string, servicePointCount: number): void {
+function buildEnergy(
+  data: DataSet,
+  endUser: EndUser,
+  rng: Prng,
+  ids: IdMaker,
+  retailerId: string,
+  servicePointCount: number,
+): void {
   const consent = consentFor(data, rng, ids, endUser, retailerId);
-  const plan = data.plans.find((p) => p.institutionId === retailerId && p.effectiveTo === null && p.customerType === (endUser.type === "PERSON" ? "RESIDENTIAL" : "BUSINESS")) ??
-    data.plans.find((p) => p.institutionId === retailerId)!;
+  const plan =
+    data.plans.find(
+      (p) =>
+        p.institutionId === retailerId &&
+        p.effectiveTo === null &&
+        p.customerType === (endUser.type === "PERSON" ? "RESIDENTIAL" : "BUSINESS"),
+    ) ?? data.plans.find((p) => p.institutionId === retailerId)!;
   const energyAccount: EnergyAccount = {
     id: ids.make("ea"),
     endUserId: endUser.id,
@@ -816,12 +1241,22 @@ function buildEnergy(data: DataSet, endUser: EndUser, rng: Prng, ids: IdMaker, r
   for (let i = 0; i < servicePointCount; i++) {
     const localityIndex = LOCALITIES.findIndex((l) => l.suburb === home.suburb);
     const locality = LOCALITIES[i === 0 ? localityIndex : rng.int(0, LOCALITIES.length - 1)]!;
-    const address = i === 0 ? home : makeAddress(rng, endUser.type === "PERSON" ? "RESIDENTIAL" : "BUSINESS", LOCALITIES.indexOf(locality));
+    const address =
+      i === 0
+        ? home
+        : makeAddress(
+            rng,
+            endUser.type === "PERSON" ? "RESIDENTIAL" : "BUSINESS",
+            LOCALITIES.indexOf(locality),
+          );
     const { nmi } = makeNmi(rng, locality.nmiPrefix);
     const solar = i === 0 || endUser.type === "ORGANISATION";
-    const registers: ServicePoint["registers"] = [{ registerId: "E1", registerType: "CONSUMPTION", unit: "KWH" }];
+    const registers: ServicePoint["registers"] = [
+      { registerId: "E1", registerType: "CONSUMPTION", unit: "KWH" },
+    ];
     if (solar) registers.push({ registerId: "B1", registerType: "GENERATION", unit: "KWH" });
-    if (endUser.type === "ORGANISATION") registers.push({ registerId: "D1", registerType: "DEMAND", unit: "KVA" });
+    if (endUser.type === "ORGANISATION")
+      registers.push({ registerId: "D1", registerType: "DEMAND", unit: "KVA" });
     const servicePoint: ServicePoint = {
       id: nmi,
       endUserId: endUser.id,
@@ -836,17 +1271,58 @@ function buildEnergy(data: DataSet, endUser: EndUser, rng: Prng, ids: IdMaker, r
       distributor: locality.distributor,
     };
     data.servicePoints.push(servicePoint);
-    if (solar) data.derRecords.push(makeDer(rng, servicePoint, data.referenceDate, endUser.type === "ORGANISATION"));
+    if (solar)
+      data.derRecords.push(makeDer(rng, servicePoint, data.referenceDate, endUser.type === "ORGANISATION"));
   }
   const concessions: Concession[] =
     endUser.type === "PERSON"
       ? [
-          { id: ids.make("con"), endUserId: endUser.id, accountId: energyAccount.id, type: "GOVERNMENT", displayName: `${home.state} Low Income Household Rebate`, startDate: addDays(data.referenceDate, -400), endDate: null, percentage: null, fixedAmountCents: 28500 },
-          { id: ids.make("con"), endUserId: endUser.id, accountId: energyAccount.id, type: "LOYALTY", displayName: "Loyalty discount", startDate: addDays(data.referenceDate, -200), endDate: addDays(data.referenceDate, 165), percentage: 3, fixedAmountCents: null },
-          { id: ids.make("con"), endUserId: endUser.id, accountId: energyAccount.id, type: "HARDSHIP", displayName: "Payment plan support", startDate: addDays(data.referenceDate, -600), endDate: addDays(data.referenceDate, -420), percentage: null, fixedAmountCents: 5000 },
+          {
+            id: ids.make("con"),
+            endUserId: endUser.id,
+            accountId: energyAccount.id,
+            type: "GOVERNMENT",
+            displayName: `${home.state} Low Income Household Rebate`,
+            startDate: addDays(data.referenceDate, -400),
+            endDate: null,
+            percentage: null,
+            fixedAmountCents: 28500,
+          },
+          {
+            id: ids.make("con"),
+            endUserId: endUser.id,
+            accountId: energyAccount.id,
+            type: "LOYALTY",
+            displayName: "Loyalty discount",
+            startDate: addDays(data.referenceDate, -200),
+            endDate: addDays(data.referenceDate, 165),
+            percentage: 3,
+            fixedAmountCents: null,
+          },
+          {
+            id: ids.make("con"),
+            endUserId: endUser.id,
+            accountId: energyAccount.id,
+            type: "HARDSHIP",
+            displayName: "Payment plan support",
+            startDate: addDays(data.referenceDate, -600),
+            endDate: addDays(data.referenceDate, -420),
+            percentage: null,
+            fixedAmountCents: 5000,
+          },
         ]
       : [
-          { id: ids.make("con"), endUserId: endUser.id, accountId: energyAccount.id, type: "RETAILER", displayName: "Small business pay-on-time discount", startDate: addDays(data.referenceDate, -300), endDate: null, percentage: 7.5, fixedAmountCents: null },
+          {
+            id: ids.make("con"),
+            endUserId: endUser.id,
+            accountId: energyAccount.id,
+            type: "RETAILER",
+            displayName: "Small business pay-on-time discount",
+            startDate: addDays(data.referenceDate, -300),
+            endDate: null,
+            percentage: 7.5,
+            fixedAmountCents: null,
+          },
         ];
   data.concessions.push(...concessions);
 }
@@ -855,14 +1331,37 @@ function makeDer(rng: Prng, servicePoint: ServicePoint, referenceDate: string, b
   const capacity = business ? 30 : rng.pick([5, 6.6, 8, 10]);
   const battery = rng.chance(0.5);
   const devices = [
-    { identifier: 1, count: business ? 75 : Math.round(capacity * 2.5), manufacturer: rng.pick(["Jinko Solar", "Trina Solar", "REC", "LONGi"]), modelNumber: `PV-${rng.int(390, 440)}M`, type: "SOLAR_PV", subtype: "MONOCRYSTALLINE", status: "ACTIVE", ratedKw: 0.415, storageKwh: 0 },
+    {
+      identifier: 1,
+      count: business ? 75 : Math.round(capacity * 2.5),
+      manufacturer: rng.pick(["Jinko Solar", "Trina Solar", "REC", "LONGi"]),
+      modelNumber: `PV-${rng.int(390, 440)}M`,
+      type: "SOLAR_PV",
+      subtype: "MONOCRYSTALLINE",
+      status: "ACTIVE",
+      ratedKw: 0.415,
+      storageKwh: 0,
+    },
   ];
-  if (battery) devices.push({ identifier: 2, count: 1, manufacturer: "Tesla", modelNumber: "Powerwall 2", type: "STORAGE", subtype: "LITHIUM_ION", status: "ACTIVE", ratedKw: 5, storageKwh: 13.5 });
-  const inverter = business ? { manufacturer: "SMA", series: "Sunny Tripower", model: "STP 25000TL-30" } : rng.pick([
-    { manufacturer: "Fronius", series: "Primo", model: "Primo 5.0-1" },
-    { manufacturer: "SolarEdge", series: "HD-Wave", model: "SE5000H" },
-    { manufacturer: "Sungrow", series: "SG-RS", model: "SG5.0RS" },
-  ]);
+  if (battery)
+    devices.push({
+      identifier: 2,
+      count: 1,
+      manufacturer: "Tesla",
+      modelNumber: "Powerwall 2",
+      type: "STORAGE",
+      subtype: "LITHIUM_ION",
+      status: "ACTIVE",
+      ratedKw: 5,
+      storageKwh: 13.5,
+    });
+  const inverter = business
+    ? { manufacturer: "SMA", series: "Sunny Tripower", model: "STP 25000TL-30" }
+    : rng.pick([
+        { manufacturer: "Fronius", series: "Primo", model: "Primo 5.0-1" },
+        { manufacturer: "SolarEdge", series: "HD-Wave", model: "SE5000H" },
+        { manufacturer: "Sungrow", series: "SG-RS", model: "SG5.0RS" },
+      ]);
   return {
     servicePointId: servicePoint.id,
     endUserId: servicePoint.endUserId,
@@ -893,7 +1392,12 @@ function makeDer(rng: Prng, servicePoint: ServicePoint, referenceDate: string, b
 
 function makePlans(rng: Prng, ids: IdMaker, referenceDate: string): EnergyPlan[] {
   const plans: EnergyPlan[] = [];
-  const templates: { name: string; customer: EnergyPlan["customerType"]; fuel: EnergyPlan["fuelType"]; type: EnergyPlan["type"] }[] = [
+  const templates: {
+    name: string;
+    customer: EnergyPlan["customerType"];
+    fuel: EnergyPlan["fuelType"];
+    type: EnergyPlan["type"];
+  }[] = [
     { name: "Value Saver", customer: "RESIDENTIAL", fuel: "ELECTRICITY", type: "MARKET" },
     { name: "Solar Savers", customer: "RESIDENTIAL", fuel: "ELECTRICITY", type: "MARKET" },
     { name: "Dual Fuel Essentials", customer: "RESIDENTIAL", fuel: "DUAL", type: "MARKET" },

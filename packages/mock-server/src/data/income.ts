@@ -22,7 +22,8 @@ function frequencyOf(medianGap: number): Income["frequency"] {
 export function deriveIncomes(transactions: Transaction[], accounts: Account[]): Income[] {
   const groups = new Map<string, Transaction[]>();
   for (const transaction of transactions) {
-    if (transaction.category !== "INCOME" || transaction.amountCents <= 0 || transaction.status !== "POSTED") continue;
+    if (transaction.category !== "INCOME" || transaction.amountCents <= 0 || transaction.status !== "POSTED")
+      continue;
     const key = `${transaction.accountId}\u0000${sourceOf(transaction.description)}`;
     const group = groups.get(key) ?? [];
     group.push(transaction);
@@ -41,13 +42,18 @@ export function deriveIncomes(transactions: Transaction[], accounts: Account[]):
     const spread = Math.sqrt(gaps.reduce((acc, gap) => acc + (gap - meanGap) ** 2, 0) / gaps.length);
     const regularity = meanGap > 0 ? Math.max(0, 1 - spread / meanGap) : 0;
     const frequency = frequencyOf(medianGap);
-    const confidence = frequency === "IRREGULAR" ? Math.min(0.6, 0.3 + regularity * 0.3) : Math.min(0.99, 0.5 + regularity * 0.5);
+    const confidence =
+      frequency === "IRREGULAR"
+        ? Math.min(0.6, 0.3 + regularity * 0.3)
+        : Math.min(0.99, 0.5 + regularity * 0.5);
     const total = group.reduce((acc, t) => acc + t.amountCents, 0);
     const latest = group[0]!;
     incomes.push({
       endUserId: latest.endUserId,
       accountId,
-      source: source.replace(/[A-Za-z']+/g, (word) => (ACRONYMS.has(word) ? word : word.charAt(0) + word.slice(1).toLowerCase())),
+      source: source.replace(/[A-Za-z']+/g, (word) =>
+        ACRONYMS.has(word) ? word : word.charAt(0) + word.slice(1).toLowerCase(),
+      ),
       frequency,
       averageCents: Math.round(total / group.length),
       lastCents: latest.amountCents,
@@ -56,6 +62,8 @@ export function deriveIncomes(transactions: Transaction[], accounts: Account[]):
     });
   }
   return incomes.sort(
-    (a, b) => (accountOrder.get(a.accountId) ?? 0) - (accountOrder.get(b.accountId) ?? 0) || b.averageCents - a.averageCents,
+    (a, b) =>
+      (accountOrder.get(a.accountId) ?? 0) - (accountOrder.get(b.accountId) ?? 0) ||
+      b.averageCents - a.averageCents,
   );
 }

@@ -1,7 +1,7 @@
 /** The banking product catalogue of each bank: features, fees, discounts and tiered rates. */
 import { addDays, timestamp } from "../dates.js";
 import type { Prng } from "../prng.js";
-import type { BankingProduct, Fee, Feature, Rate } from "./model.js";
+import type { BankingProduct, Feature, Fee, Rate } from "./model.js";
 
 interface Bank {
   id: string;
@@ -23,7 +23,14 @@ interface Template {
   bundle?: string;
 }
 
-function fixedFee(name: string, feeType: string, dollars: number, info: string, uri: string, discount?: Fee["discounts"][number]): Fee {
+function fixedFee(
+  name: string,
+  feeType: string,
+  dollars: number,
+  info: string,
+  uri: string,
+  discount?: Fee["discounts"][number],
+): Fee {
   return {
     name,
     feeType,
@@ -37,7 +44,14 @@ function fixedFee(name: string, feeType: string, dollars: number, info: string, 
   };
 }
 
-function rateFee(name: string, feeType: string, rate: string, rateType: "balance" | "transaction" | "accrued", info: string, uri: string): Fee {
+function rateFee(
+  name: string,
+  feeType: string,
+  rate: string,
+  rateType: "balance" | "transaction" | "accrued",
+  info: string,
+  uri: string,
+): Fee {
   return {
     name,
     feeType,
@@ -51,7 +65,13 @@ function rateFee(name: string, feeType: string, rate: string, rateType: "balance
   };
 }
 
-function depositRate(rateType: string, rate: string, info: string, uri: string, tiers: Rate["tiers"] = []): Rate {
+function depositRate(
+  rateType: string,
+  rate: string,
+  info: string,
+  uri: string,
+  tiers: Rate["tiers"] = [],
+): Rate {
   return {
     kind: "deposit",
     rateType,
@@ -61,12 +81,22 @@ function depositRate(rateType: string, rate: string, info: string, uri: string, 
     applicationType: rateType === "FIXED" ? "AT_MATURITY" : "PERIODIC",
     info,
     infoUri: uri,
-    condition: rateType === "BONUS" ? "Deposit at least $1,000 and make no withdrawals in the month." : "Applies to the whole balance.",
+    condition:
+      rateType === "BONUS"
+        ? "Deposit at least $1,000 and make no withdrawals in the month."
+        : "Applies to the whole balance.",
     tiers,
   };
 }
 
-function lendingRate(rateType: string, rate: string, comparison: string, info: string, uri: string, extra: Partial<Rate> = {}): Rate {
+function lendingRate(
+  rateType: string,
+  rate: string,
+  comparison: string,
+  info: string,
+  uri: string,
+  extra: Partial<Rate> = {},
+): Rate {
   return {
     kind: "lending",
     rateType,
@@ -106,12 +136,37 @@ function templates(bank: Bank, rng: Prng): Template[] {
       features: [
         { featureType: "CARD_ACCESS", info: "Visa Debit card", value: "VISA", activated: true },
         { featureType: "NPP_PAYID", info: "Receive payments to your PayID", value: "", activated: true },
-        { featureType: "DIGITAL_WALLET", info: "Apple Pay, Google Pay and Samsung Pay", value: "", activated: false },
+        {
+          featureType: "DIGITAL_WALLET",
+          info: "Apple Pay, Google Pay and Samsung Pay",
+          value: "",
+          activated: false,
+        },
       ],
       fees: [
-        fixedFee("Monthly account fee", "PERIODIC", 4, "Charged monthly unless waived.", uri("fees"), monthlyFeeDiscount),
-        rateFee("International transaction fee", "TRANSACTION", "0.0300", "transaction", "3% of the Australian dollar amount.", uri("fees")),
-        fixedFee("Overseas ATM withdrawal", "WITHDRAWAL", 5, "Per withdrawal at an overseas ATM.", uri("fees")),
+        fixedFee(
+          "Monthly account fee",
+          "PERIODIC",
+          4,
+          "Charged monthly unless waived.",
+          uri("fees"),
+          monthlyFeeDiscount,
+        ),
+        rateFee(
+          "International transaction fee",
+          "TRANSACTION",
+          "0.0300",
+          "transaction",
+          "3% of the Australian dollar amount.",
+          uri("fees"),
+        ),
+        fixedFee(
+          "Overseas ATM withdrawal",
+          "WITHDRAWAL",
+          5,
+          "Per withdrawal at an overseas ATM.",
+          uri("fees"),
+        ),
       ],
       rates: [],
       summaryFeatures: ["Visa Debit card", "PayID", "No fee with $2,000 monthly deposits"],
@@ -122,12 +177,33 @@ function templates(bank: Bank, rng: Prng): Template[] {
       category: "TRANS_AND_SAVINGS_ACCOUNTS",
       name: `${bank.name} Online Saver`,
       description: "An online savings account with a bonus rate each month you grow your balance.",
-      features: [{ featureType: "BONUS_REWARDS", info: "Bonus interest each month the conditions are met", value: bonus, activated: true }],
+      features: [
+        {
+          featureType: "BONUS_REWARDS",
+          info: "Bonus interest each month the conditions are met",
+          value: bonus,
+          activated: true,
+        },
+      ],
       fees: [],
       rates: [
         depositRate("VARIABLE", savingsBase, "Standard variable rate.", uri("savings"), [
-          { name: "Up to $250,000", unitOfMeasure: "DOLLAR", minimum: 0, maximum: 250000, method: "WHOLE_BALANCE", info: "Balances up to $250,000" },
-          { name: "Above $250,000", unitOfMeasure: "DOLLAR", minimum: 250000.01, maximum: null, method: "PER_TIER", info: "The part of the balance above $250,000" },
+          {
+            name: "Up to $250,000",
+            unitOfMeasure: "DOLLAR",
+            minimum: 0,
+            maximum: 250000,
+            method: "WHOLE_BALANCE",
+            info: "Balances up to $250,000",
+          },
+          {
+            name: "Above $250,000",
+            unitOfMeasure: "DOLLAR",
+            minimum: 250000.01,
+            maximum: null,
+            method: "PER_TIER",
+            info: "The part of the balance above $250,000",
+          },
         ]),
         depositRate("BONUS", bonus, "Bonus rate when the monthly conditions are met.", uri("savings/bonus")),
       ],
@@ -140,13 +216,36 @@ function templates(bank: Bank, rng: Prng): Template[] {
       name: `${bank.name} Low Rate Card`,
       description: "A low-rate credit card with up to 55 interest-free days on purchases.",
       features: [
-        { featureType: "INTEREST_FREE", info: "Up to 55 days interest free on purchases", value: "P55D", activated: true },
-        { featureType: "ADDITIONAL_CARDS", info: "One additional cardholder at no cost", value: "1", activated: false },
+        {
+          featureType: "INTEREST_FREE",
+          info: "Up to 55 days interest free on purchases",
+          value: "P55D",
+          activated: true,
+        },
+        {
+          featureType: "ADDITIONAL_CARDS",
+          info: "One additional cardholder at no cost",
+          value: "1",
+          activated: false,
+        },
       ],
       fees: [
         fixedFee("Annual fee", "PERIODIC", 59, "Charged on the anniversary of opening.", uri("cards/fees")),
-        fixedFee("Late payment fee", "LATE", 20, "When the minimum payment is not made by the due date.", uri("cards/fees")),
-        rateFee("Cash advance fee", "TRANSACTION", "0.0200", "transaction", "2% of the cash advance, minimum $2.50.", uri("cards/fees")),
+        fixedFee(
+          "Late payment fee",
+          "LATE",
+          20,
+          "When the minimum payment is not made by the due date.",
+          uri("cards/fees"),
+        ),
+        rateFee(
+          "Cash advance fee",
+          "TRANSACTION",
+          "0.0200",
+          "transaction",
+          "2% of the cash advance, minimum $2.50.",
+          uri("cards/fees"),
+        ),
       ],
       rates: [
         lendingRate("PURCHASE", cardRate, cardRate, "Purchase rate.", uri("cards/rates")),
@@ -159,7 +258,9 @@ function templates(bank: Bank, rng: Prng): Template[] {
       category: "CRED_AND_CHRG_CARDS",
       name: `${bank.name} Business Card`,
       description: "A business credit card with expense management tools.",
-      features: [{ featureType: "ADDITIONAL_CARDS", info: "Up to 10 employee cards", value: "10", activated: true }],
+      features: [
+        { featureType: "ADDITIONAL_CARDS", info: "Up to 10 employee cards", value: "10", activated: true },
+      ],
       fees: [fixedFee("Annual fee per card", "PERIODIC", 60, "Per card each year.", uri("business/cards"))],
       rates: [lendingRate("PURCHASE", "0.1699", "0.1699", "Purchase rate.", uri("business/cards"))],
       summaryFeatures: ["Employee cards", "Expense reporting"],
@@ -174,24 +275,65 @@ function templates(bank: Bank, rng: Prng): Template[] {
         { featureType: "REDRAW", info: "Free redraw of extra repayments", value: "", activated: true },
       ],
       fees: [
-        fixedFee("Establishment fee", "UPFRONT", 600, "Charged when the loan is set up.", uri("home-loans/fees")),
+        fixedFee(
+          "Establishment fee",
+          "UPFRONT",
+          600,
+          "Charged when the loan is set up.",
+          uri("home-loans/fees"),
+        ),
         fixedFee("Monthly service fee", "PERIODIC", 10, "Charged monthly.", uri("home-loans/fees")),
-        rateFee("Interest", "VARIABLE", homeRate, "accrued", "Interest accrues daily and is charged monthly.", uri("home-loans/fees")),
+        rateFee(
+          "Interest",
+          "VARIABLE",
+          homeRate,
+          "accrued",
+          "Interest accrues daily and is charged monthly.",
+          uri("home-loans/fees"),
+        ),
       ],
       rates: [
-        lendingRate("VARIABLE", homeRate, (Number(homeRate) + 0.0021).toFixed(4), "Owner occupied, principal and interest.", uri("home-loans/rates"), {
-          loanPurpose: "OWNER_OCCUPIED",
-          repaymentType: "PRINCIPAL_AND_INTEREST",
-          tiers: [
-            { name: "LVR up to 80%", unitOfMeasure: "PERCENT", minimum: 0, maximum: 80, method: "WHOLE_BALANCE", info: "Loan to value ratio up to 80%" },
-            { name: "LVR above 80%", unitOfMeasure: "PERCENT", minimum: 80.01, maximum: 95, method: "WHOLE_BALANCE", info: "Loan to value ratio above 80%" },
-          ],
-        }),
-        lendingRate("VARIABLE", (Number(homeRate) + 0.004).toFixed(4), (Number(homeRate) + 0.0062).toFixed(4), "Investment, interest only.", uri("home-loans/rates"), {
-          loanPurpose: "INVESTMENT",
-          repaymentType: "INTEREST_ONLY",
-          interestPaymentDue: "IN_ARREARS,IN_ADVANCE",
-        }),
+        lendingRate(
+          "VARIABLE",
+          homeRate,
+          (Number(homeRate) + 0.0021).toFixed(4),
+          "Owner occupied, principal and interest.",
+          uri("home-loans/rates"),
+          {
+            loanPurpose: "OWNER_OCCUPIED",
+            repaymentType: "PRINCIPAL_AND_INTEREST",
+            tiers: [
+              {
+                name: "LVR up to 80%",
+                unitOfMeasure: "PERCENT",
+                minimum: 0,
+                maximum: 80,
+                method: "WHOLE_BALANCE",
+                info: "Loan to value ratio up to 80%",
+              },
+              {
+                name: "LVR above 80%",
+                unitOfMeasure: "PERCENT",
+                minimum: 80.01,
+                maximum: 95,
+                method: "WHOLE_BALANCE",
+                info: "Loan to value ratio above 80%",
+              },
+            ],
+          },
+        ),
+        lendingRate(
+          "VARIABLE",
+          (Number(homeRate) + 0.004).toFixed(4),
+          (Number(homeRate) + 0.0062).toFixed(4),
+          "Investment, interest only.",
+          uri("home-loans/rates"),
+          {
+            loanPurpose: "INVESTMENT",
+            repaymentType: "INTEREST_ONLY",
+            interestPaymentDue: "IN_ARREARS,IN_ADVANCE",
+          },
+        ),
       ],
       summaryFeatures: ["100% offset", "Free redraw", "Extra repayments"],
       minAge: 18,
@@ -201,12 +343,42 @@ function templates(bank: Bank, rng: Prng): Template[] {
       category: "TERM_DEPOSITS",
       name: `${bank.name} Term Deposit`,
       description: "A fixed rate for a fixed term, from one month to five years.",
-      features: [{ featureType: "NOTIFICATIONS", info: "Maturity reminder two weeks before", value: "", activated: true }],
-      fees: [rateFee("Early withdrawal adjustment", "EXIT", "0.0100", "balance", "Interest adjustment on early withdrawal.", uri("term-deposits"))],
+      features: [
+        {
+          featureType: "NOTIFICATIONS",
+          info: "Maturity reminder two weeks before",
+          value: "",
+          activated: true,
+        },
+      ],
+      fees: [
+        rateFee(
+          "Early withdrawal adjustment",
+          "EXIT",
+          "0.0100",
+          "balance",
+          "Interest adjustment on early withdrawal.",
+          uri("term-deposits"),
+        ),
+      ],
       rates: [
         depositRate("FIXED", "0.0475", "Fixed for the chosen term.", uri("term-deposits/rates"), [
-          { name: "6 to 11 months", unitOfMeasure: "MONTH", minimum: 6, maximum: 11, method: "WHOLE_BALANCE", info: "Terms from 6 to 11 months" },
-          { name: "12 to 24 months", unitOfMeasure: "MONTH", minimum: 12, maximum: 24, method: "WHOLE_BALANCE", info: "Terms from 12 to 24 months" },
+          {
+            name: "6 to 11 months",
+            unitOfMeasure: "MONTH",
+            minimum: 6,
+            maximum: 11,
+            method: "WHOLE_BALANCE",
+            info: "Terms from 6 to 11 months",
+          },
+          {
+            name: "12 to 24 months",
+            unitOfMeasure: "MONTH",
+            minimum: 12,
+            maximum: 24,
+            method: "WHOLE_BALANCE",
+            info: "Terms from 12 to 24 months",
+          },
         ]),
       ],
       summaryFeatures: ["Fixed rate", "Terms from 1 month"],
@@ -216,9 +388,26 @@ function templates(bank: Bank, rng: Prng): Template[] {
       category: "PERS_LOANS",
       name: `${bank.name} Personal Loan`,
       description: "A fixed rate personal loan from $5,000 to $50,000.",
-      features: [{ featureType: "EXTRA_REPAYMENTS", info: "Extra repayments without a fee", value: "", activated: true }],
-      fees: [fixedFee("Establishment fee", "UPFRONT", 250, "Charged when the loan is set up.", uri("personal-loans"))],
-      rates: [lendingRate("FIXED", "0.0999", "0.1099", "Fixed for the term of the loan.", uri("personal-loans"))],
+      features: [
+        {
+          featureType: "EXTRA_REPAYMENTS",
+          info: "Extra repayments without a fee",
+          value: "",
+          activated: true,
+        },
+      ],
+      fees: [
+        fixedFee(
+          "Establishment fee",
+          "UPFRONT",
+          250,
+          "Charged when the loan is set up.",
+          uri("personal-loans"),
+        ),
+      ],
+      rates: [
+        lendingRate("FIXED", "0.0999", "0.1099", "Fixed for the term of the loan.", uri("personal-loans")),
+      ],
       summaryFeatures: ["Fixed rate", "No early repayment fee"],
       minAge: 18,
     },
@@ -229,7 +418,15 @@ function templates(bank: Bank, rng: Prng): Template[] {
       description: "Borrow to invest in approved shares and managed funds.",
       features: [],
       fees: [],
-      rates: [lendingRate("VARIABLE", "0.0920", "0.0920", "Variable rate on the loan balance.", uri("margin-loans"))],
+      rates: [
+        lendingRate(
+          "VARIABLE",
+          "0.0920",
+          "0.0920",
+          "Variable rate on the loan balance.",
+          uri("margin-loans"),
+        ),
+      ],
       summaryFeatures: ["Approved securities list"],
     },
     {
@@ -237,7 +434,14 @@ function templates(bank: Bank, rng: Prng): Template[] {
       category: "TRANS_AND_SAVINGS_ACCOUNTS",
       name: `${bank.name} Business Transaction Account`,
       description: "A business account with accounting software integration.",
-      features: [{ featureType: "UNLIMITED_TXNS", info: "Unlimited electronic transactions", value: "", activated: true }],
+      features: [
+        {
+          featureType: "UNLIMITED_TXNS",
+          info: "Unlimited electronic transactions",
+          value: "",
+          activated: true,
+        },
+      ],
       fees: [fixedFee("Monthly account fee", "PERIODIC", 20, "Charged monthly.", uri("business"))],
       rates: [],
       summaryFeatures: ["Xero and MYOB feeds", "Unlimited transactions"],
@@ -249,7 +453,15 @@ function templates(bank: Bank, rng: Prng): Template[] {
       description: "A flexible overdraft linked to your business account.",
       features: [],
       fees: [fixedFee("Facility fee", "PERIODIC", 150, "Charged quarterly.", uri("business/overdraft"))],
-      rates: [lendingRate("VARIABLE", "0.1145", "0.1145", "Variable rate on the amount drawn.", uri("business/overdraft"))],
+      rates: [
+        lendingRate(
+          "VARIABLE",
+          "0.1145",
+          "0.1145",
+          "Variable rate on the amount drawn.",
+          uri("business/overdraft"),
+        ),
+      ],
       summaryFeatures: ["Linked to your business account"],
     },
     {
@@ -258,7 +470,15 @@ function templates(bank: Bank, rng: Prng): Template[] {
       name: `${bank.name} Business Loan`,
       description: "A secured business loan for equipment and growth.",
       features: [],
-      fees: [fixedFee("Establishment fee", "UPFRONT", 800, "Charged when the loan is set up.", uri("business/loans"))],
+      fees: [
+        fixedFee(
+          "Establishment fee",
+          "UPFRONT",
+          800,
+          "Charged when the loan is set up.",
+          uri("business/loans"),
+        ),
+      ],
       rates: [lendingRate("VARIABLE", "0.0895", "0.0950", "Secured, variable.", uri("business/loans"))],
       summaryFeatures: ["Secured and unsecured options"],
     },
@@ -268,7 +488,15 @@ function templates(bank: Bank, rng: Prng): Template[] {
       name: `${bank.name} Equipment Finance Lease`,
       description: "Lease vehicles and equipment with fixed monthly payments.",
       features: [],
-      fees: [fixedFee("Documentation fee", "UPFRONT", 395, "Charged when the lease is set up.", uri("business/leasing"))],
+      fees: [
+        fixedFee(
+          "Documentation fee",
+          "UPFRONT",
+          395,
+          "Charged when the lease is set up.",
+          uri("business/leasing"),
+        ),
+      ],
       rates: [lendingRate("FIXED", "0.0799", "0.0852", "Fixed for the lease term.", uri("business/leasing"))],
       summaryFeatures: ["Fixed monthly payments"],
     },
@@ -278,8 +506,19 @@ function templates(bank: Bank, rng: Prng): Template[] {
       name: `${bank.name} Trade Finance`,
       description: "Import and export finance and letters of credit.",
       features: [],
-      fees: [rateFee("Letter of credit fee", "TRANSACTION", "0.0050", "transaction", "Of the letter of credit amount.", uri("business/trade"))],
-      rates: [lendingRate("VARIABLE", "0.0975", "0.0975", "Variable trade finance rate.", uri("business/trade"))],
+      fees: [
+        rateFee(
+          "Letter of credit fee",
+          "TRANSACTION",
+          "0.0050",
+          "transaction",
+          "Of the letter of credit amount.",
+          uri("business/trade"),
+        ),
+      ],
+      rates: [
+        lendingRate("VARIABLE", "0.0975", "0.0975", "Variable trade finance rate.", uri("business/trade")),
+      ],
       summaryFeatures: ["Letters of credit"],
     },
     {
@@ -317,10 +556,15 @@ export function productsFor(bank: Bank, referenceDate: string, rng: Prng): Banki
       template.category === "TERM_DEPOSITS"
         ? [{ type: "MIN_BALANCE", value: "5000.00", info: "Minimum deposit $5,000" }]
         : template.category === "PERS_LOANS"
-          ? [{ type: "MIN_LIMIT", value: "5000.00", info: "Borrow from $5,000" }, { type: "MAX_LIMIT", value: "50000.00", info: "Borrow up to $50,000" }]
+          ? [
+              { type: "MIN_LIMIT", value: "5000.00", info: "Borrow from $5,000" },
+              { type: "MAX_LIMIT", value: "50000.00", info: "Borrow up to $50,000" },
+            ]
           : [],
     eligibility: [
-      ...(template.minAge ? [{ type: "MIN_AGE", value: String(template.minAge), info: `Aged ${template.minAge} or over` }] : []),
+      ...(template.minAge
+        ? [{ type: "MIN_AGE", value: String(template.minAge), info: `Aged ${template.minAge} or over` }]
+        : []),
       { type: "RESIDENCY_STATUS", value: "", info: "Australian resident" },
     ],
     bundleName: template.bundle ?? null,

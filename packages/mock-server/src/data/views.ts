@@ -16,8 +16,8 @@ import type {
   EndUser,
   EnergyAccount,
   EnergyPlan,
-  Fee,
   Feature,
+  Fee,
   Income,
   Institution,
   Payee,
@@ -39,13 +39,15 @@ export const money = (cents: number): string => (cents / 100).toFixed(2);
 
 /** Removes null and undefined members, for fields the bundle types as plain strings. */
 function compact<T extends Json>(object: T): T {
-  for (const key of Object.keys(object)) if (object[key] === null || object[key] === undefined) delete object[key];
+  for (const key of Object.keys(object))
+    if (object[key] === null || object[key] === undefined) delete object[key];
   return object;
 }
 
 function maskedNumber(account: Account, spaced: boolean): string {
   const last4 = account.accountNumber.slice(-4);
-  if (account.category === "CRED_AND_CHRG_CARDS") return spaced ? `xxxx xxxx xxxx ${last4}` : `xxxxxxxxxxxx${last4}`;
+  if (account.category === "CRED_AND_CHRG_CARDS")
+    return spaced ? `xxxx xxxx xxxx ${last4}` : `xxxxxxxxxxxx${last4}`;
   return spaced ? `xxxx xxxx ${last4}` : `xxxxx${last4}`;
 }
 
@@ -97,7 +99,11 @@ export function summaryServicePoint(servicePoint: ServicePoint): Json {
     classification: servicePoint.classification,
     status: servicePoint.status,
     meter_type: servicePoint.meterType,
-    registers: servicePoint.registers.map((r) => ({ register_id: r.registerId, register_type: r.registerType, unit: r.unit })),
+    registers: servicePoint.registers.map((r) => ({
+      register_id: r.registerId,
+      register_type: r.registerType,
+      unit: r.unit,
+    })),
   };
 }
 
@@ -173,7 +179,8 @@ export function summaryPayee(payee: Payee): Json {
     id: payee.id,
     nickname: payee.nickname,
     type: payee.type,
-    account_number: payee.type === "INTERNATIONAL" ? (payee.international?.accountNumber ?? null) : payee.accountNumber,
+    account_number:
+      payee.type === "INTERNATIONAL" ? (payee.international?.accountNumber ?? null) : payee.accountNumber,
     bsb: payee.bsb,
     biller_code: payee.billerCode,
     created_date: payee.createdDate,
@@ -204,7 +211,12 @@ export function summaryProduct(product: BankingProduct, account: Account): Json 
 }
 
 export function summaryEnergyBalance(account: EnergyAccount): Json {
-  return { account_id: account.id, balance: dollars(account.balanceCents), currency: CURRENCY, as_of: account.balanceAsOf };
+  return {
+    account_id: account.id,
+    balance: dollars(account.balanceCents),
+    currency: CURRENCY,
+    as_of: account.balanceAsOf,
+  };
 }
 
 // ---- Institutions, consents, end users ----------------------------------------------------------
@@ -273,7 +285,13 @@ function tierView(tier: Tier, version: string): Json {
     additional_info: tier.info,
     applicability_conditions: v1
       ? condition
-      : [{ rate_applicability_type: tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE", additional_value: "", ...condition }],
+      : [
+          {
+            rate_applicability_type: tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE",
+            additional_value: "",
+            ...condition,
+          },
+        ],
   });
 }
 
@@ -288,7 +306,13 @@ export function rateView(rate: Rate, version: string): Json {
     additional_info_uri: rate.infoUri,
     applicability_conditions: v1
       ? condition
-      : [{ rate_applicability_type: rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER", additional_value: "", ...condition }],
+      : [
+          {
+            rate_applicability_type: rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER",
+            additional_value: "",
+            ...condition,
+          },
+        ],
     tiers: rate.tiers.map((tier) => tierView(tier, version)),
   };
   if (!v1) view.application_type = rate.applicationType;
@@ -303,7 +327,11 @@ export function rateView(rate: Rate, version: string): Json {
   return view;
 }
 
-const RATE_KEY = { balance: "balance_rate", transaction: "transaction_rate", accrued: "accrued_rate" } as const;
+const RATE_KEY = {
+  balance: "balance_rate",
+  transaction: "transaction_rate",
+  accrued: "accrued_rate",
+} as const;
 
 export function feeView(fee: Fee, version: string): Json {
   const base: Json = {
@@ -317,7 +345,10 @@ export function feeView(fee: Fee, version: string): Json {
     const view: Json = {
       description: discount.description,
       discount_type: discount.discountType,
-      eligibility: discount.eligibility.map((e) => ({ discount_eligibility_type: e.type, additional_info: e.info })),
+      eligibility: discount.eligibility.map((e) => ({
+        discount_eligibility_type: e.type,
+        additional_info: e.info,
+      })),
     };
     if (version === "v1") {
       if (discount.amountCents !== null) view.amount = money(discount.amountCents);
@@ -347,8 +378,14 @@ export function feeView(fee: Fee, version: string): Json {
 }
 
 function featureView(feature: Feature, version: string, withActivation: boolean): Json {
-  const view: Json = { feature_type: feature.featureType, additional_info: feature.info, additional_value: feature.value };
-  if (withActivation) view.is_activated = version === "v1" ? feature.activated : feature.activated ? "ACTIVATED" : "NOT_ACTIVATED";
+  const view: Json = {
+    feature_type: feature.featureType,
+    additional_info: feature.info,
+    additional_value: feature.value,
+  };
+  if (withActivation)
+    view.is_activated =
+      version === "v1" ? feature.activated : feature.activated ? "ACTIVATED" : "NOT_ACTIVATED";
   return view;
 }
 
@@ -381,7 +418,12 @@ function bankingAddress(address: Address, name: string, paf: boolean): Json {
   };
 }
 
-export function bankingAccountView(account: Account, product: BankingProduct, owner: EndUser, version: string): Json {
+export function bankingAccountView(
+  account: Account,
+  product: BankingProduct,
+  owner: EndUser,
+  version: string,
+): Json {
   const deposit = product.rates.filter((r) => r.kind === "deposit");
   const lending = product.rates.filter((r) => r.kind === "lending");
   const view: Json = {
@@ -470,17 +512,31 @@ export function directDebitView(debit: DirectDebit): Json {
   };
 }
 
-const INTERVALS: Record<string, string> = { WEEKLY: "P1W", FORTNIGHTLY: "P2W", MONTHLY: "P1M", QUARTERLY: "P3M", ANNUALLY: "P1Y" };
+const INTERVALS: Record<string, string> = {
+  WEEKLY: "P1W",
+  FORTNIGHTLY: "P2W",
+  MONTHLY: "P1M",
+  QUARTERLY: "P3M",
+  ANNUALLY: "P1Y",
+};
 
 export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Payee | undefined): Json {
-  const to: Json = { payee_id: payment.payeeId, nickname: payee?.nickname ?? payment.nickname, payee_reference: payment.payeeReference };
+  const to: Json = {
+    payee_id: payment.payeeId,
+    nickname: payee?.nickname ?? payment.nickname,
+    payee_reference: payment.payeeReference,
+  };
   if (payee?.type === "BILLER") {
     to.to_utype = "biller";
     to.biller = { biller_code: payee.billerCode, biller_name: payee.billerName, crn: payee.crn };
   } else if (payee?.type === "INTERNATIONAL" && payee.international) {
     to.to_utype = "international";
     to.international = {
-      beneficiary_details: { name: payee.accountName, country: payee.international.country, message: payment.payeeReference },
+      beneficiary_details: {
+        name: payee.accountName,
+        country: payee.international.country,
+        message: payment.payeeReference,
+      },
       bank_details: {
         country: payee.international.country,
         account_number: payee.international.accountNumber,
@@ -491,10 +547,17 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   } else {
     to.to_utype = "domestic";
     to.domestic = payee?.payId
-      ? { payee_account_u_type: "payId", pay_id: { identifier: payee.payId, name: payee.accountName, type: "EMAIL" } }
+      ? {
+          payee_account_u_type: "payId",
+          pay_id: { identifier: payee.payId, name: payee.accountName, type: "EMAIL" },
+        }
       : {
           payee_account_u_type: "account",
-          account: { account_name: payee?.accountName ?? payment.nickname, bsb: payee?.bsb ?? "", account_number: payee?.accountNumber ?? "" },
+          account: {
+            account_name: payee?.accountName ?? payment.nickname,
+            bsb: payee?.bsb ?? "",
+            account_number: payee?.accountNumber ?? "",
+          },
         };
   }
   const recurrence: Json = { next_payment_date: payment.nextPaymentDate };
@@ -519,7 +582,9 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
     payer_reference: payment.payerReference,
     status: payment.status,
     from: { account_id: payment.accountId },
-    payment_set: [{ amount: money(payment.amountCents), currency: CURRENCY, is_amount_calculated: false, to }],
+    payment_set: [
+      { amount: money(payment.amountCents), currency: CURRENCY, is_amount_calculated: false, to },
+    ],
     recurrence,
   };
 }
@@ -553,19 +618,39 @@ export function bankingProductView(product: BankingProduct): Json {
   });
 }
 
-export function bankingProductDetailView(product: BankingProduct, catalogue: BankingProduct[], version: string): Json {
+export function bankingProductDetailView(
+  product: BankingProduct,
+  catalogue: BankingProduct[],
+  version: string,
+): Json {
   const deposit = product.rates.filter((r) => r.kind === "deposit").map((r) => rateView(r, version));
   const lending = product.rates.filter((r) => r.kind === "lending").map((r) => rateView(r, version));
   const bundleMates = product.bundleName
-    ? catalogue.filter((p) => p.institutionId === product.institutionId && p.bundleName === product.bundleName)
+    ? catalogue.filter(
+        (p) => p.institutionId === product.institutionId && p.bundleName === product.bundleName,
+      )
     : [];
   const view: Json = {
     ...bankingProductView(product),
     bundles: product.bundleName
-      ? [{ name: product.bundleName, description: `${product.bundleName} bundle`, product_ids: bundleMates.map((p) => p.id) }]
+      ? [
+          {
+            name: product.bundleName,
+            description: `${product.bundleName} bundle`,
+            product_ids: bundleMates.map((p) => p.id),
+          },
+        ]
       : [],
-    constraints: product.constraints.map((c) => ({ constraint_type: c.type, additional_value: c.value, additional_info: c.info })),
-    eligibility: product.eligibility.map((e) => ({ eligibility_type: e.type, additional_value: e.value, additional_info: e.info })),
+    constraints: product.constraints.map((c) => ({
+      constraint_type: c.type,
+      additional_value: c.value,
+      additional_info: c.info,
+    })),
+    eligibility: product.eligibility.map((e) => ({
+      eligibility_type: e.type,
+      additional_value: e.value,
+      additional_info: e.info,
+    })),
     features: product.features.map((f) => featureView(f, version, false)),
     fees: product.fees.map((f) => feeView(f, version)),
   };
@@ -606,7 +691,10 @@ export function bankingTransactionView(transaction: Transaction, account: Accoun
         ? {
             nppPayload: { extendedDescription: transaction.npp.extendedDescription, endToEndId },
             service: transaction.npp.service,
-            x2p101_payload: { extended_description: transaction.npp.extendedDescription, end_to_end_id: endToEndId },
+            x2p101_payload: {
+              extended_description: transaction.npp.extendedDescription,
+              end_to_end_id: endToEndId,
+            },
           }
         : {
             extension_u_type: "nppPayload",
@@ -635,7 +723,12 @@ export function commonCustomerView(endUser: EndUser): Json {
   }
   return {
     customer_u_type: "organisation",
-    organisation: { business_name: endUser.organisationName, abn: endUser.abn, acn: endUser.acn, last_update_time: endUser.createdAt },
+    organisation: {
+      business_name: endUser.organisationName,
+      abn: endUser.abn,
+      acn: endUser.acn,
+      last_update_time: endUser.createdAt,
+    },
   };
 }
 

@@ -1,0 +1,178 @@
+// Benchmark (not a test): a paged transactions read with validation on, against Prism's mock of the
+// same bundle, in one run on loopback; then resident memory of the sandbox before and after a load.
+// Figures are reported as ratios against Prism measured in this same run.
+//
+//   BENCH_DURATION        seconds of each throughput run (default 10)
+//   BENCH_SOAK_DURATION   seconds of the memory load (default 60, the full minute)
+//   BENCH_CONNECTIONS     concurrent connections (default 10)
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const soakDuration = Number(process.env.BENCH_SOAK_DURATION ?? 60);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const bundlePath = require.resolve("@cdas/spec/v2.json");
+const prismBin = join(here, "..", "node_modules", ".bin", "prism");
+
+/** Starts a child process and resolves with its first JSON line on stdout (or a line matching `ready`). */
+function startChild(command, args, ready) {
+  const child = spawn(command, args, {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(
+      () => reject(new Error(`${command} did not start: ${buffered.slice(-500)}`)),
+      60_000,
+    );
+    const onData = (chunk) => {
+      buffered += chunk.toString();
+      const line = buffered.split("\n").find((l) => ready(l));
+      if (line !== undefined) {
+        clearTimeout(timer);
+        child.stdout.off("data", onData);
+        child.stdout.resume();
+        child.stderr.resume();
+        resolve({ child, line });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk) => {
+      buffered += chunk.toString();
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`${command} exited with ${code}: ${buffered.slice(-500)}`)),
+    );
+  });
+}
+
+function residentMemoryMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+function run(label, options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections, pipelining: 1, ...options }, (error, result) => {
+      if (error) return reject(error);
+      const ok = result["2xx"];
+      const bad = result.non2xx + result.errors + result.timeouts;
+      if (bad > 0 || ok === 0) return reject(new Error(`${label}: ${bad} failed requests (${ok} ok)`));
+      resolve({
+        label,
+        requestsPerSecond: result.requests.average,
+        p99Ms: result.latency.p99,
+        p50Ms: result.latency.p50,
+        requests: ok,
+      });
+    });
+  });
+}
+
+async function main() {
+  // The sandbox, in its own process, over HTTPS with request validation (as shipped).
+  const serveScript = join(here, "serve.mjs");
+  const { child: mock, line } = await startChild(process.execPath, [serveScript], (l) => l.startsWith("{"));
+  const sandbox = JSON.parse(line);
+  const { child: plainMock, line: plainLine } = await startChild(
+    process.execPath,
+    [serveScript, "--plain"],
+    (l) => l.startsWith("{"),
+  );
+  const plainSandbox = JSON.parse(plainLine);
+  const prismPort = 4790 + Math.floor(Math.random() * 100);
+  const { child: prism } = await startChild(
+    prismBin,
+    ["mock", bundlePath, "-p", String(prismPort), "-h", "127.0.0.1"],
+    (l) => /Prism is listening/.test(l),
+  );
+
+  const path = `/v1/transactions?end_user_id=${sandbox.endUserId}&from_date=2024-07-01&limit=25&offset=50`;
+  const headers = (token) => ({
+    authorization: `Bearer ${token}`,
+    "x-platform-version": "v2",
+    accept: "application/json",
+  });
+  const children = [mock, plainMock, prism];
+  try {
+    const targets = [
+      {
+        label: "cdas-mock (HTTPS)",
+        url: `${sandbox.url}${path}`,
+        headers: headers(sandbox.token),
+        tlsOptions: { ca: sandbox.ca },
+      },
+      { label: "cdas-mock (HTTP)", url: `${plainSandbox.url}${path}`, headers: headers(plainSandbox.token) },
+      {
+        label: "prism mock (HTTP)",
+        url: `http://127.0.0.1:${prismPort}${path}`,
+        headers: headers("bench-token"),
+      },
+    ];
+    const results = [];
+    for (const target of targets) {
+      await run(`${target.label} warm-up`, { ...target, duration: 2 });
+      const result = await run(target.label, { ...target, duration });
+      results.push(result);
+      process.stdout.write(
+        `${result.label.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${result.p99Ms} ms\n`,
+      );
+    }
+    const prismResult = results.at(-1);
+    const ratios = results.slice(0, -1).map((r) => ({
+      label: r.label,
+      throughputVsPrism: r.requestsPerSecond / prismResult.requestsPerSecond,
+      p99VsPrism: prismResult.p99Ms > 0 ? r.p99Ms / prismResult.p99Ms : null,
+    }));
+    for (const ratio of ratios) {
+      process.stdout.write(
+        `${ratio.label}: ${ratio.throughputVsPrism.toFixed(1)}x Prism's requests/s, p99 ${ratio.p99VsPrism?.toFixed(2) ?? "n/a"}x Prism's\n`,
+      );
+    }
+
+    // Resident memory of the HTTPS sandbox before and after a sustained load.
+    const before = residentMemoryMb(mock.pid);
+    const soak = await run("memory load", { ...targets[0], duration: soakDuration });
+    await sleep(1000);
+    const after = residentMemoryMb(mock.pid);
+    process.stdout.write(
+      `memory: RSS ${before.toFixed(1)} MB before, ${after.toFixed(1)} MB after ${soakDuration}s of load (${soak.requests} requests); ratio ${(after / before).toFixed(2)}\n`,
+    );
+
+    const report = {
+      date: new Date().toISOString(),
+      node: process.version,
+      path,
+      durationSeconds: duration,
+      connections,
+      results,
+      ratios,
+      memory: {
+        rssBeforeMb: before,
+        rssAfterMb: after,
+        ratio: after / before,
+        loadSeconds: soakDuration,
+        loadRequests: soak.requests,
+      },
+    };
+    mkdirSync(join(here, "..", "reports"), { recursive: true });
+    writeFileSync(join(here, "..", "reports", "bench.json"), `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write("report: reports/bench.json\n");
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench: ${error.stack ?? error}\n`);
+  process.exit(1);
+});
