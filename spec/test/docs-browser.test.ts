@@ -303,6 +303,14 @@ describe("from the file system", () => {
     await page.close();
   });
 
+  it.each(VERSIONS)("the %s reference renders its operations from a file: address", async (version) => {
+    const page = await newPage();
+    await openReference(page, pathToFileURL(path.join(DOCS_DIR, `${version}.html`)).href);
+    const listed = await listedOperations(page);
+    expect(listed).toHaveLength(operationsOf(version).length);
+    await page.close();
+  });
+
   it("the checks above saw the pages' own requests (the network filter was active)", () => {
     expect(loopbackRequests.some((url) => url.startsWith(server.url))).toBe(true);
     expect(loopbackRequests.some((url) => url.startsWith("file:"))).toBe(true);

@@ -31,7 +31,8 @@ export function formatText(report, { color = false } = {}) {
   const lines = [`${title(report)}: ${countsLine(report)}`, ""];
   for (const change of report.changes) {
     lines.push(`${paint(classColor[change.class], `[${change.class}]`)} ${change.summary}`);
-    lines.push(`    operations: ${operationsText(change)} (${change.directions.join(", ")})`);
+    const where = change.operations.length ? ` (${change.directions.join(", ")})` : "";
+    lines.push(`    operations: ${operationsText(change)}${where}`);
     lines.push(`    pointer:    ${change.pointer}`);
     lines.push(`    old:        ${shortValue(change.before)}`);
     lines.push(`    new:        ${shortValue(change.after)}`);
