@@ -512,8 +512,14 @@ function describe(diff, context, pointerTokens) {
     ).node;
     if (isObject(parameter) && parameter.name) where.push(`${parameter.in} parameter \`${parameter.name}\``);
   }
+  // Inside a component the field is named from the component; elsewhere from the operation's body.
   const schemaStart = isSchemaPath(path);
-  const field = schemaStart >= 0 ? fieldName(path, schemaStart) : "";
+  const inComponentSchema = pointerTokens[0] === "components" && pointerTokens[1] === "schemas";
+  const field = inComponentSchema
+    ? fieldName(pointerTokens, 3)
+    : schemaStart >= 0
+      ? fieldName(path, schemaStart)
+      : "";
   let what;
   if (path[0] === "components" && path.length === 3) what = verb;
   else if (parentKey === "properties") what = `field \`${field}\` ${verb}`;
@@ -522,6 +528,9 @@ function describe(diff, context, pointerTokens) {
     const value = JSON.stringify(action === "remove" ? diff.before : diff.after) ?? "";
     const item = value.length <= 40 ? ` ${value}` : "";
     what = `${field ? `\`${field}\` ` : ""}${parentKey} item${item} ${verb}`;
+  } else if ((key === "type" || key === "format") && action === "replace") {
+    const show = (value) => (Array.isArray(value) ? value.join(" | ") : String(value));
+    what = `${field ? `\`${field}\` ` : ""}${key} ${show(diff.before)} → ${show(diff.after)}`;
   } else if (parentKey === "responses") what = `response ${key} ${verb}`;
   else what = `${field ? `\`${field}\` ` : ""}${key} ${verb}`;
   return [where.join(", "), what].filter(Boolean).join(": ");
