@@ -103,6 +103,18 @@ describe("Identity: available fields depend on the permissions granted", () => {
 });
 
 resourceTable("Income (summary family)", "Income", RESOURCES.Income!);
+describe("Income: confidence bands", () => {
+  it.each(VERSIONS)(
+    "%s confidence states the bands (0.9 high, 0.7 medium, 0.5 low, below very low)",
+    (version) => {
+      const doc = loadBundle(version);
+      const confidence = schemaAt(doc, component(doc, "Income"), ["confidence"]);
+      const text = JSON.stringify(inline(doc, confidence));
+      for (const word of ["0.9", "0.7", "0.5", "high", "medium", "low"]) expect(text).toContain(word);
+    },
+  );
+});
+
 resourceTable("Scheduled payment (summary family)", "ScheduledPayment", RESOURCES.ScheduledPayment!);
 resourceTable("Payee (summary family)", "Payee", RESOURCES.Payee!);
 resourceTable("Product (summary family)", "Product", RESOURCES.Product!);
