@@ -236,14 +236,17 @@ describe.each(VERSIONS)("%s reference", (version) => {
       await page.waitForURL((url) => url.hash.length > 2 && !url.hash.endsWith(`/${slugOf(op.tag)}`));
       const sectionId = decodeURIComponent(new URL(page.url()).hash.slice(2));
       const section = page.locator(`[id="${sectionId}"]`);
+      await section.locator("h1, h2").first().waitFor();
       await expect(section.locator("h1, h2").first().textContent()).resolves.toContain(op.summary);
       for (const parameter of op.parameters.filter((p) => p.in === "query")) {
         const id = `${sectionId}/t=request&in=query&path=${parameter.name}`;
+        await page.locator(`[id="${id}"]`).waitFor({ state: "visible" });
         await expect(page.locator(`[id="${id}"]`).isVisible(), id).resolves.toBe(true);
       }
       expect(op.responseFields.length, `${version} ${target} response fields`).toBeGreaterThan(0);
       for (const field of op.responseFields) {
         const id = `${sectionId}/t=response&c=200&path=${field}`;
+        await page.locator(`[id="${id}"]`).waitFor({ state: "visible" });
         await expect(page.locator(`[id="${id}"]`).isVisible(), id).resolves.toBe(true);
       }
       await screenshot(page, `${version}-${op.path.split("/").pop()}`);
