@@ -2,7 +2,7 @@
  * The fetch wrapper handed to openapi-fetch: bearer token, 401 renewal, retries and per-attempt
  * deadlines. The token call is made here too, never with a bearer.
  */
-import { attemptOnce, type FetchLike, sleep, untilAborted } from "./attempt.js";
+import { type Attempt, createAttempt, type FetchLike, sleep, untilAborted } from "./attempt.js";
 import { createTokenSource, type IssuedToken, readTokenResponse, type TokenSource } from "./auth.js";
 import { CdasApiError, CdasError, isCdasError, parseErrorText, parseRetryAfter } from "./errors.js";
 import { backoffDelay, isTemporaryBody, RETRYABLE_STATUSES, type RetryPolicy, statusDelay } from "./retry.js";
@@ -30,28 +30,36 @@ export interface Transport {
 }
 
 export function createTransport(config: TransportConfig): Transport {
-  const { retry, timeoutMs, redact } = config;
-  const tokens = createTokenSource(() => issueToken(config));
+  const { retry, redact } = config;
+  const attempt = createAttempt(config.fetch, config.timeoutMs);
+  const tokens = createTokenSource(() => issueToken(config, attempt));
+  const institutionsPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, "")}/v1/institutions`;
 
   async function send(request: Request, init?: RequestInit): Promise<Response> {
     const signal = request.signal;
     const method = request.method;
     const isRead = method === "GET" || method === "HEAD";
+    if (isRead && request.url.includes("/v1/institutions"))
+      request = withClientId(request, institutionsPath, config.clientId);
     // A body can be sent once: keep its bytes so that the 401 retry can resend it.
-    const bytes = request.body === null ? undefined : await request.arrayBuffer();
+    let bytes: ArrayBuffer | undefined;
+    if (request.body !== null) {
+      bytes = await request.arrayBuffer();
+      request.headers.set("content-type", JSON_MEDIA_TYPE);
+    }
     let renewed = false;
-    for (let attempt = 0; ; ) {
+    for (let retries = 0; ; ) {
       const token = tokens.current() ?? (await untilAborted(tokens.get(), signal));
       const current = bytes === undefined ? request : rebuild(request, bytes);
       current.headers.set("authorization", `Bearer ${token}`);
       let response: Response;
       try {
-        response = await attemptOnce(config.fetch, current, init, timeoutMs);
+        response = await attempt(current, init);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         const failure = transportFailure(error, method, request.url, redact);
-        if (!isRead || attempt >= retry.maxRetries) throw failure;
-        await sleep(backoffDelay(retry, attempt++), signal);
+        if (!isRead || retries >= retry.maxRetries) throw failure;
+        await sleep(backoffDelay(retry, retries++), signal);
         continue;
       }
       if (response.status === 401 && !renewed) {
@@ -60,17 +68,17 @@ export function createTransport(config: TransportConfig): Transport {
         await drain(response);
         continue;
       }
-      if (response.ok || !isRead || attempt >= retry.maxRetries) return response;
+      if (response.ok || !isRead || retries >= retry.maxRetries) return response;
       let delay: number;
       if (RETRYABLE_STATUSES.has(response.status)) {
-        delay = statusDelay(retry, attempt, response);
+        delay = statusDelay(retry, retries, response);
         await drain(response);
       } else {
         const text = await response.text();
         if (!isTemporaryBody(text)) return copyWithBody(response, text);
-        delay = backoffDelay(retry, attempt);
+        delay = backoffDelay(retry, retries);
       }
-      attempt++;
+      retries++;
       await sleep(delay, signal);
     }
   }
@@ -79,10 +87,10 @@ export function createTransport(config: TransportConfig): Transport {
 }
 
 /** POST /v1/token with the client credentials; retried like a read. Non-2xx answers throw CdasApiError. */
-async function issueToken(config: TransportConfig): Promise<IssuedToken> {
+async function issueToken(config: TransportConfig, attempt: Attempt): Promise<IssuedToken> {
   const { retry, redact } = config;
   const url = `${config.baseUrl}/v1/token`;
-  for (let attempt = 0; ; ) {
+  for (let retries = 0; ; ) {
     const request = new Request(url, {
       method: "POST",
       headers: {
@@ -96,12 +104,12 @@ async function issueToken(config: TransportConfig): Promise<IssuedToken> {
     let response: Response;
     let text: string;
     try {
-      response = await attemptOnce(config.fetch, request, undefined, config.timeoutMs);
+      response = await attempt(request, undefined);
       text = await response.text();
     } catch (error) {
       const failure = transportFailure(error, "POST", url, redact);
-      if (attempt >= retry.maxRetries) throw failure;
-      await sleep(backoffDelay(retry, attempt++));
+      if (retries >= retry.maxRetries) throw failure;
+      await sleep(backoffDelay(retry, retries++));
       continue;
     }
     if (response.ok) {
@@ -113,13 +121,13 @@ async function issueToken(config: TransportConfig): Promise<IssuedToken> {
       );
     }
     const retryable = RETRYABLE_STATUSES.has(response.status) || isTemporaryBody(text);
-    if (!retryable || attempt >= retry.maxRetries) throw apiError(response, "POST", url, text, redact);
+    if (!retryable || retries >= retry.maxRetries) throw apiError(response, "POST", url, text, redact);
     await sleep(
       RETRYABLE_STATUSES.has(response.status)
-        ? statusDelay(retry, attempt, response)
-        : backoffDelay(retry, attempt),
+        ? statusDelay(retry, retries, response)
+        : backoffDelay(retry, retries),
     );
-    attempt++;
+    retries++;
   }
 }
 
@@ -164,6 +172,14 @@ function transportFailure(error: unknown, method: string, url: string, redact: (
   return new CdasError("network", redact(`${method} ${path} failed: ${reason}`), {
     cause: error instanceof Error ? new Error(redact(error.message)) : undefined,
   });
+}
+
+/** The institutions list takes the team's client_id: filled in when the caller left it out. */
+function withClientId(request: Request, institutionsPath: string, clientId: string): Request {
+  const url = new URL(request.url);
+  if (url.pathname !== institutionsPath || url.searchParams.get("client_id")) return request;
+  url.searchParams.set("client_id", clientId);
+  return new Request(url, request);
 }
 
 function rebuild(request: Request, body: ArrayBuffer): Request {

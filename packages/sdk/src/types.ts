@@ -49,24 +49,34 @@ export type ListItem<V extends Version, P extends ListPath<V>> =
       ? ElementOf<ListBody<V, P>[ItemsKey<V, P>]>
       : never;
 
-type GetInit<PathItem> = PathItem extends { get: unknown } ? MaybeOptionalInit<PathItem, "get"> : never;
+type Parameters<Operation> = Operation extends { parameters: infer Params } ? Params : never;
 
-type QueryOf<Operation> = Operation extends { parameters: { query?: infer Query } }
-  ? NonNullable<Query>
-  : never;
+type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
+type WithOptional<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extract<keyof T, K>>>;
 
-/** The institutions list gets `client_id` filled in by the SDK, so paginate makes it optional. */
-type InstitutionsInit<V extends Version, P extends ListPath<V>> = Omit<
-  NonNullable<GetInit<PathsOf<V>[P]>>,
-  "params"
-> & {
-  params?: { query?: Omit<QueryOf<GetOperation<V, P>>, "client_id"> & { client_id?: string } };
+/** Makes `keys` of one parameter section optional, and the section itself when nothing in it stays required. */
+type RelaxSection<Params, Section extends string, Keys extends PropertyKey> = Section extends keyof Params
+  ? [RequiredKeys<WithOptional<NonNullable<Params[Section]>, Keys>>] extends [never]
+    ? { [_ in Section]?: WithOptional<NonNullable<Params[Section]>, Keys> }
+    : { [_ in Section]: WithOptional<NonNullable<Params[Section]>, Keys> }
+  : unknown;
+
+/** What the SDK fills in: the version header on every call, client_id on the institutions list. */
+type SdkFilledQuery<P> = P extends "/v1/institutions" ? "client_id" : never;
+type RelaxedOperation<Operation, P> = Omit<Operation, "parameters"> & {
+  parameters: Omit<Parameters<Operation>, "header" | "query"> &
+    RelaxSection<Parameters<Operation>, "header", "X-Platform-Version"> &
+    RelaxSection<Parameters<Operation>, "query", SdkFilledQuery<P>>;
 };
 
-/** The init of `client.GET(path, init)` for a list path. */
-export type ListInit<V extends Version, P extends ListPath<V>> = P extends "/v1/institutions"
-  ? InstitutionsInit<V, P> | undefined
-  : GetInit<PathsOf<V>[P]>;
+/**
+ * The init of a list path: `client.GET`'s init, except that what the SDK fills in (the version
+ * header, the institutions list's client_id) is optional.
+ */
+export type ListInit<V extends Version, P extends ListPath<V>> = MaybeOptionalInit<
+  { get: RelaxedOperation<GetOperation<V, P>, P> },
+  "get"
+>;
 
 export type PaginateArgs<V extends Version, P extends ListPath<V>> =
   undefined extends ListInit<V, P>

@@ -20,7 +20,8 @@ describe("sdk.client", () => {
 
   it("returns the version's response types", async () => {
     const { data } = await v2.client.GET("/v1/banking/accounts", query);
-    expectTypeOf(data).toEqualTypeOf<V2.BankingAccountList | undefined>();
+    expectTypeOf(data).toMatchTypeOf<V2.BankingAccountList | undefined>();
+    expectTypeOf(data).not.toMatchTypeOf<V1.BankingAccountList | undefined>();
     // @ts-expect-error an unknown path
     v2.client.GET("/v1/nope");
   });
@@ -54,7 +55,7 @@ describe("sdk.paginate", () => {
     }
     for await (const account of v2.paginate("/v1/banking/accounts", query)) {
       type Activated = NonNullable<NonNullable<typeof account.features>[number]["is_activated"]>;
-      expectTypeOf<Activated>().toEqualTypeOf<V2.BankingAccountFeature["is_activated"] & {}>();
+      expectTypeOf<Activated>().toEqualTypeOf<V2.AccountFeature["is_activated"] & {}>();
       expectTypeOf<Activated>().not.toEqualTypeOf<boolean>();
     }
   });
@@ -91,5 +92,15 @@ describe("sdk.paginate", () => {
     v1.paginate("/v1/institutions", { params: { query: { industry: "energy" } } });
     // @ts-expect-error industry is banking or energy
     v1.paginate("/v1/institutions", { params: { query: { industry: "water" } } });
+  });
+});
+
+describe("what the SDK fills in is optional for paginate", () => {
+  it("the v3 consent list requires X-Platform-Version on sdk.client but not on paginate", () => {
+    // @ts-expect-error the v3 document makes the version header required
+    v3.client.GET("/v1/consent");
+    v3.client.GET("/v1/consent", { params: { header: { "X-Platform-Version": "v3" } } });
+    v3.paginate("/v1/consent", {}, { pageSize: 50 });
+    v3.paginate("/v1/consent", { params: { query: { "page[size]": 10 } } });
   });
 });

@@ -1,0 +1,182 @@
+// Benchmarks of @cdas/sdk (not tests): figures are ratios against baselines measured in the same run.
+//  1. Requests/s of sdk.client.GET vs bare openapi-fetch (@cdas/client-v2) vs plain fetch, one stubbed fetch.
+//  2. Walking 100,000 transactions from a loopback HTTP server: sdk.paginate vs a hand-written fetch loop.
+import { createServer } from "node:http";
+import { performance } from "node:perf_hooks";
+import { createClient } from "@cdas/client-v2";
+import { createSdk } from "../dist/index.js";
+
+const ROUNDS = 7;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const format = (n) => Math.round(n).toLocaleString("en-US");
+
+// ---------------------------------------------------------------------------------------------
+// 1. Per-request overhead with a stubbed fetch
+// ---------------------------------------------------------------------------------------------
+const page = JSON.stringify({
+  data: Array.from({ length: 5 }, (_, i) => ({
+    id: `acc_${i}`,
+    name: "Everyday",
+    product_category: "TRANS_AND_SAVINGS_ACCOUNTS",
+    open_status: "OPEN",
+  })),
+  links: {},
+});
+const tokenBody = JSON.stringify({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
+const jsonHeaders = { "content-type": "application/json" };
+const stubFetch = (input) =>
+  Promise.resolve(
+    new Response(typeof input !== "string" && input.url.endsWith("/v1/token") ? tokenBody : page, {
+      status: 200,
+      headers: jsonHeaders,
+    }),
+  );
+
+const baseUrl = "https://api.example.com";
+const query = { params: { query: { end_user_id: "eu_1" } } };
+const sdk = createSdk({ version: "v2", baseUrl, clientId: "id", clientSecret: "secret", fetch: stubFetch });
+const bare = createClient({ baseUrl, fetch: stubFetch });
+
+const contenders = {
+  "plain fetch": async () => {
+    const response = await stubFetch(new Request(`${baseUrl}/v1/accounts?end_user_id=eu_1`));
+    return response.json();
+  },
+  "bare openapi-fetch": () => bare.GET("/v1/accounts", query),
+  "sdk.client.GET": () => sdk.client.GET("/v1/accounts", query),
+};
+
+async function rate(call, ms) {
+  let count = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    for (let i = 0; i < 100; i++) await call();
+    count += 100;
+  }
+  return (count * 1000) / ms;
+}
+
+for (const call of Object.values(contenders)) await rate(call, 300); // warm-up
+const rates = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, call] of Object.entries(contenders)) rates[name].push(await rate(call, 400));
+}
+const perSecond = Object.fromEntries(Object.entries(rates).map(([name, values]) => [name, median(values)]));
+console.log("1. Requests per second, stubbed fetch (median of %d rounds)", ROUNDS);
+for (const [name, value] of Object.entries(perSecond))
+  console.log(`   ${name.padEnd(20)} ${format(value)} req/s`);
+const clientRatio = perSecond["sdk.client.GET"] / perSecond["bare openapi-fetch"];
+console.log(
+  `   sdk / bare openapi-fetch = ${(clientRatio * 100).toFixed(1)}% (goal >= 90%); bare openapi-fetch / plain fetch = ${((perSecond["bare openapi-fetch"] / perSecond["plain fetch"]) * 100).toFixed(1)}%`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// 2. Walking 100,000 transactions over loopback HTTP
+// ---------------------------------------------------------------------------------------------
+const TOTAL = 100_000;
+const PAGE_SIZE = 500;
+const transactions = Array.from({ length: TOTAL }, (_, i) => ({
+  id: `txn_${i}`,
+  account_id: "acc_1",
+  amount: -((i % 9000) / 100),
+  currency: "AUD",
+  description: "EFTPOS PURCHASE",
+  merchant_name: null,
+  category: "GROCERIES",
+  status: "POSTED",
+  type: "DEBIT",
+  posted_date: "2026-01-01",
+  execution_date: "2026-01-01",
+  reference: `ref_${i}`,
+}));
+const pages = new Map();
+for (let offset = 0; offset < TOTAL; offset += PAGE_SIZE) {
+  const next =
+    offset + PAGE_SIZE < TOTAL
+      ? `/v1/transactions?end_user_id=eu_1&limit=${PAGE_SIZE}&offset=${offset + PAGE_SIZE}`
+      : undefined;
+  pages.set(
+    offset,
+    JSON.stringify({ data: transactions.slice(offset, offset + PAGE_SIZE), links: next ? { next } : {} }),
+  );
+}
+const server = createServer((request, response) => {
+  const url = new URL(request.url, "http://127.0.0.1");
+  if (url.pathname === "/v1/token") {
+    request.resume();
+    response.writeHead(200, jsonHeaders).end(tokenBody);
+    return;
+  }
+  const body = pages.get(Number(url.searchParams.get("offset") ?? 0)) ?? '{"data":[]}';
+  response.writeHead(200, { ...jsonHeaders, "content-length": Buffer.byteLength(body) }).end(body);
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+async function walkWithSdk() {
+  const walker = createSdk({
+    version: "v2",
+    baseUrl: origin,
+    clientId: "id",
+    clientSecret: "secret",
+    allowInsecureLoopback: true,
+  });
+  let count = 0;
+  for await (const transaction of walker.paginate("/v1/transactions", query, { pageSize: PAGE_SIZE })) {
+    if (transaction.id) count++;
+  }
+  return count;
+}
+
+async function walkByHand() {
+  const headers = {
+    accept: "application/json; charset=UTF-8",
+    "content-type": "application/json; charset=UTF-8",
+    "x-platform-version": "v2",
+  };
+  const tokenResponse = await fetch(`${origin}/v1/token`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ client_id: "id", client_secret: "secret" }),
+  });
+  const { access_token } = await tokenResponse.json();
+  const auth = {
+    accept: headers.accept,
+    "x-platform-version": "v2",
+    authorization: `Bearer ${access_token}`,
+  };
+  let count = 0;
+  let url = `${origin}/v1/transactions?end_user_id=eu_1&limit=${PAGE_SIZE}`;
+  while (url) {
+    const response = await fetch(url, { headers: auth });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const body = await response.json();
+    for (const transaction of body.data) if (transaction.id) count++;
+    url = body.data.length > 0 && body.links?.next ? new URL(body.links.next, url).href : undefined;
+  }
+  return count;
+}
+
+async function time(walk) {
+  const start = performance.now();
+  const count = await walk();
+  if (count !== TOTAL) throw new Error(`walked ${count} of ${TOTAL}`);
+  return performance.now() - start;
+}
+
+await time(walkByHand); // warm-up
+await time(walkWithSdk);
+const durations = { hand: [], sdk: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  durations.hand.push(await time(walkByHand));
+  durations.sdk.push(await time(walkWithSdk));
+}
+server.close();
+const hand = median(durations.hand);
+const walked = median(durations.sdk);
+console.log(
+  `\n2. Walking ${format(TOTAL)} transactions, ${PAGE_SIZE} per page, loopback HTTP (median of ${ROUNDS} rounds)`,
+);
+console.log(`   hand-written fetch loop  ${hand.toFixed(0)} ms`);
+console.log(`   sdk.paginate             ${walked.toFixed(0)} ms`);
+console.log(`   sdk / hand-written = ${((walked / hand) * 100).toFixed(1)}% of the time (goal <= 110%)`);
