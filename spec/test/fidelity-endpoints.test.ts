@@ -465,6 +465,17 @@ describe("Authentication", () => {
     },
   );
 
+  it.each(VERSIONS)(
+    "5-7. %s no refresh tokens (401 means renew); the secret stays server-side",
+    (version) => {
+      const doc = loadBundle(version);
+      const scheme = JSON.stringify(deref(doc, doc.components.securitySchemes[bearerSchemeName(doc)]));
+      expect(scheme).toMatch(/refresh/i);
+      expect(scheme).toMatch(/401/);
+      expect(String(doc.info.description)).toMatch(/server-side/i);
+    },
+  );
+
   it.each(VERSIONS)("%s auth session creation requires the scope api:user.write", (version) => {
     const doc = loadBundle(version);
     const bearer = bearerSchemeName(doc);
@@ -496,6 +507,16 @@ describe("Authentication", () => {
       expect(Object.keys(op.responses)).toContain("401");
     },
   );
+});
+
+describe("Events", () => {
+  it.each(VERSIONS)("%s webhooks are only a concept: no webhooks or callbacks are invented", (version) => {
+    const doc = loadBundle(version);
+    expect(doc.webhooks).toBeUndefined();
+    for (const { path, method, op } of operations(doc))
+      expect(op.callbacks, `${method} ${path}`).toBeUndefined();
+    expect(String(doc.info.description)).toMatch(/webhook/i);
+  });
 });
 
 describe("Errors", () => {
@@ -573,6 +594,17 @@ describe("Errors", () => {
     expect(statuses).toContain("500");
   });
 
+  it.each(VERSIONS)("3. %s the error names seen are given, the list stays open", (version) => {
+    const doc = loadBundle(version);
+    for (const shape of ["ShortError", "ExtendedError"]) {
+      const name = flatten(doc, component(doc, shape)).properties.name;
+      expect(flatten(doc, name).enum, shape).toBeUndefined();
+      const text = JSON.stringify(inline(doc, name));
+      for (const seen of ["bad_request", "invalid_field_type", "bad request"])
+        expect(text, shape).toContain(seen);
+    }
+  });
+
   it.each(VERSIONS)("%s ShortError and ExtendedError are the two shapes", (version) => {
     const doc = loadBundle(version);
     expect(Object.keys(flatten(doc, component(doc, "ShortError")).properties).sort()).toEqual(SHORT);
@@ -581,6 +613,10 @@ describe("Errors", () => {
 });
 
 describe("Limits", () => {
+  it.each(VERSIONS)("%s rate limits are not shown, and the document says so", (version) => {
+    expect(String(loadBundle(version).info.description)).toMatch(/rate\s+limits/i);
+  });
+
   it.each(endpointRows((e) => e.pagination?.style === "cursor"))(
     "%s %s: page[size] maximum 1000",
     (version, _l, e) => {
