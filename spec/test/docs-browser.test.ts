@@ -15,7 +15,7 @@ import { startStaticServer } from "../scripts/lib/static-server.mjs";
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const DOCS_DIR = path.join(SPEC_DIR, "dist", "docs");
 const SCREENSHOTS = path.join(SPEC_DIR, "reports", "screenshots");
-const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const VERSIONS = ["v1", "v2", "v3"] as const;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
