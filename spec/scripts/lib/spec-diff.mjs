@@ -65,9 +65,8 @@ function deepEqual(a, b) {
 }
 
 /** Finds, in a real array, the element that the merged (union) document holds at a given index. */
-function matchArrayElement(doc, array, mergedElement, index) {
-  if (mergedElement === undefined) return index < array.length ? index : -1;
-  const merged = mergedElement;
+function matchArrayElement(doc, array, merged, index) {
+  if (merged === undefined) return index < array.length ? index : -1;
   if (isObject(merged) && typeof merged.name === "string" && typeof merged.in === "string") {
     return array.findIndex((item) => {
       const { node } = deref(doc, item, []);
