@@ -73,6 +73,7 @@ function run(label, options) {
         p99Ms: result.latency.p99,
         p50Ms: result.latency.p50,
         requests: ok,
+        bytesPerResponse: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
       });
     });
   });
@@ -96,7 +97,11 @@ async function main() {
     (l) => /Prism is listening/.test(l),
   );
 
-  const path = `/v1/transactions?end_user_id=${sandbox.endUserId}&from_date=2024-07-01&limit=25&offset=50`;
+  // Prism answers with the bundle's example page (4 transactions), so the comparison reads pages of
+  // 4 from both; a page of 25 from the sandbox is measured too.
+  const pathFor = (limit) =>
+    `/v1/transactions?end_user_id=${sandbox.endUserId}&from_date=2024-07-01&limit=${limit}&offset=50`;
+  const path = pathFor(4);
   const headers = (token) => ({
     authorization: `Bearer ${token}`,
     "x-platform-version": "v2",
@@ -104,19 +109,12 @@ async function main() {
   });
   const children = [mock, plainMock, prism];
   try {
+    const https = { headers: headers(sandbox.token), tlsOptions: { ca: sandbox.ca } };
     const targets = [
-      {
-        label: "cdas-mock (HTTPS)",
-        url: `${sandbox.url}${path}`,
-        headers: headers(sandbox.token),
-        tlsOptions: { ca: sandbox.ca },
-      },
-      { label: "cdas-mock (HTTP)", url: `${plainSandbox.url}${path}`, headers: headers(plainSandbox.token) },
-      {
-        label: "prism mock (HTTP)",
-        url: `http://127.0.0.1:${prismPort}${path}`,
-        headers: headers("bench-token"),
-      },
+      { label: "cdas-mock HTTPS", url: `${sandbox.url}${path}`, ...https },
+      { label: "cdas-mock HTTP", url: `${plainSandbox.url}${path}`, headers: headers(plainSandbox.token) },
+      { label: "prism HTTP", url: `http://127.0.0.1:${prismPort}${path}`, headers: headers("bench-token") },
+      { label: "cdas-mock HTTPS 25", url: `${sandbox.url}${pathFor(25)}`, ...https },
     ];
     const results = [];
     for (const target of targets) {
@@ -124,15 +122,17 @@ async function main() {
       const result = await run(target.label, { ...target, duration });
       results.push(result);
       process.stdout.write(
-        `${result.label.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${result.p99Ms} ms\n`,
+        `${result.label.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${result.p99Ms} ms   ${result.bytesPerResponse} B/response\n`,
       );
     }
-    const prismResult = results.at(-1);
-    const ratios = results.slice(0, -1).map((r) => ({
-      label: r.label,
-      throughputVsPrism: r.requestsPerSecond / prismResult.requestsPerSecond,
-      p99VsPrism: prismResult.p99Ms > 0 ? r.p99Ms / prismResult.p99Ms : null,
-    }));
+    const prismResult = results.find((r) => r.label === "prism HTTP");
+    const ratios = results
+      .filter((r) => r !== prismResult)
+      .map((r) => ({
+        label: r.label,
+        throughputVsPrism: r.requestsPerSecond / prismResult.requestsPerSecond,
+        p99VsPrism: prismResult.p99Ms > 0 ? r.p99Ms / prismResult.p99Ms : null,
+      }));
     for (const ratio of ratios) {
       process.stdout.write(
         `${ratio.label}: ${ratio.throughputVsPrism.toFixed(1)}x Prism's requests/s, p99 ${ratio.p99VsPrism?.toFixed(2) ?? "n/a"}x Prism's\n`,

@@ -55,6 +55,9 @@ export interface OperationInfo {
   validatePath: ValidateFunction;
   validateHeaders: ValidateFunction;
   validateBody: ValidateFunction | null;
+  hasPathParameters: boolean;
+  /** Header parameters other than the version header (chosen before validation). */
+  hasHeaderParameters: boolean;
   /** Top-level members the request body schema names; others are refused (catches misspelt fields). */
   bodyProperties: Set<string> | null;
   /** Default values of parameters, by name. */
@@ -274,6 +277,10 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
         validatePath: paramAjv.compile(objectSchema("path", true)),
         validateHeaders: paramAjv.compile(objectSchema("header", false, true)),
         validateBody,
+        hasPathParameters: parameters.some((p) => p.in === "path"),
+        hasHeaderParameters: parameters.some(
+          (p) => p.in === "header" && p.name.toLowerCase() !== "x-platform-version",
+        ),
         bodyProperties,
         defaults,
         numericQuery,

@@ -436,9 +436,11 @@ async function runOperation(
   const query: Record<string, unknown> = { ...rawQuery };
   if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
   const params: Record<string, unknown> = { ...(request.params as Record<string, unknown>) };
-  if (!op.validatePath(params)) throw validationError(op.validatePath.errors![0]!, "path");
-  if (!op.validateHeaders({ ...request.headers }))
+  if (op.hasPathParameters && !op.validatePath(params))
+    throw validationError(op.validatePath.errors![0]!, "path");
+  if (op.hasHeaderParameters && !op.validateHeaders({ ...request.headers })) {
     throw validationError(op.validateHeaders.errors![0]!, "header");
+  }
   for (const [name, value] of op.defaults)
     if (query[name] === undefined && name in query === false) query[name] = value;
 

@@ -431,8 +431,11 @@ function makeConsent(
         : ENERGY_PERMISSIONS,
     sharingDurationDays: 365,
   };
-  if (consent.status === "REVOKED")
+  if (consent.status === "REVOKED") {
+    // Revoked before its planned expiry, which may still lie ahead.
+    consent.expiresAt = timestamp(addDays(data.referenceDate, rng.int(30, 200)), 0);
     consent.revokedAt = timestamp(addDays(data.referenceDate, -rng.int(5, 60)), 600);
+  }
   data.consents.push(consent);
   return consent;
 }
