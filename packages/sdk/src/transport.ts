@@ -33,6 +33,7 @@ export function createTransport(config: TransportConfig): Transport {
   const { retry, redact } = config;
   const attempt = createAttempt(config.fetch, config.timeoutMs);
   const tokens = createTokenSource(() => issueToken(config, attempt));
+  const tokenUrl = `${config.baseUrl}/v1/token`;
   const institutionsPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, "")}/v1/institutions`;
 
   async function send(request: Request, init?: RequestInit): Promise<Response> {
@@ -47,18 +48,21 @@ export function createTransport(config: TransportConfig): Transport {
       bytes = await request.arrayBuffer();
       request.headers.set("content-type", JSON_MEDIA_TYPE);
     }
-    let renewed = false;
+    // The token call itself never carries a bearer, and is retried like a read.
+    const isTokenCall = method === "POST" && request.url === tokenUrl;
+    const retryable = isRead || isTokenCall;
+    let renewed = isTokenCall;
     for (let retries = 0; ; ) {
-      const token = tokens.current() ?? (await untilAborted(tokens.get(), signal));
+      const token = isTokenCall ? "" : (tokens.current() ?? (await untilAborted(tokens.get(), signal)));
       const current = bytes === undefined ? request : rebuild(request, bytes);
-      current.headers.set("authorization", `Bearer ${token}`);
+      if (!isTokenCall) current.headers.set("authorization", `Bearer ${token}`);
       let response: Response;
       try {
         response = await attempt(current, init);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         const failure = transportFailure(error, method, request.url, redact);
-        if (!isRead || retries >= retry.maxRetries) throw failure;
+        if (!retryable || retries >= retry.maxRetries) throw failure;
         await sleep(backoffDelay(retry, retries++), signal);
         continue;
       }
@@ -68,7 +72,7 @@ export function createTransport(config: TransportConfig): Transport {
         await drain(response);
         continue;
       }
-      if (response.ok || !isRead || retries >= retry.maxRetries) return response;
+      if (response.ok || !retryable || retries >= retry.maxRetries) return response;
       let delay: number;
       if (RETRYABLE_STATUSES.has(response.status)) {
         delay = statusDelay(retry, retries, response);

@@ -143,3 +143,19 @@ describe("token exchange", () => {
     expect((failure as Error).message).not.toContain(SECRET_MARK);
   });
 });
+
+describe("token call made by the caller through sdk.client", () => {
+  it("goes out without a bearer and is retried like a read", async () => {
+    let refusals = 1;
+    const server = scriptedFetch(
+      () => json({}),
+      () => (refusals-- > 0 ? json({}, { status: 503 }) : tokenResponse("direct")),
+    );
+    const body = { client_id: CLIENT_ID, client_secret: "other" };
+    const { data } = await untyped(testSdk(server.fetch).client).POST("/v1/token", { body });
+    expect(data).toMatchObject({ access_token: "direct" });
+    expect(server.tokenCalls()).toHaveLength(2);
+    expect(server.tokenCalls().map((call) => call.headers.get("authorization"))).toEqual([null, null]);
+    expect(server.tokenCalls().map((call) => JSON.parse(call.body))).toEqual([body, body]);
+  });
+});
