@@ -64,6 +64,8 @@ export interface OperationInfo {
   defaults: Map<string, unknown>;
   /** Query parameters typed integer or number: their text must be a plain decimal literal. */
   numericQuery: Map<string, "integer" | "number">;
+  /** Names of the required query parameters. */
+  requiredQuery: Set<string>;
 }
 
 export interface VersionBundle {
@@ -284,6 +286,7 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
         bodyProperties,
         defaults,
         numericQuery,
+        requiredQuery: new Set(parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name)),
       });
     }
   }

@@ -94,7 +94,7 @@ export function cursorPage<T>(
   const base = { "page[after]": undefined, "page[before]": undefined, "page[size]": String(size) };
   if (end < items.length && start < end)
     links.next = linkTo(path, rawQuery, { ...base, "page[after]": encodeCursor(end - 1) });
-  if (start > 0 && backwardLinks)
+  if (Math.min(start, items.length) > 0 && backwardLinks)
     links.prev = linkTo(path, rawQuery, {
       ...base,
       "page[before]": encodeCursor(Math.min(start, items.length)),

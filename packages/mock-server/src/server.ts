@@ -427,6 +427,12 @@ async function runOperation(
   }
 
   const rawQuery = { ...(request.query as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(rawQuery)) {
+    if (Array.isArray(value))
+      throw new ApiError(400, `parameter ${name} is repeated; give it once`, "bad_request");
+    if (value === "" && op.requiredQuery.has(name))
+      throw new ApiError(400, `parameter ${name} must not be empty`, "bad_request");
+  }
   for (const [name, type] of op.numericQuery) {
     const value = rawQuery[name];
     if (typeof value === "string" && !(type === "integer" ? INTEGER_TEXT : NUMBER_TEXT).test(value)) {

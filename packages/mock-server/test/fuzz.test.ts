@@ -279,7 +279,25 @@ const badUrl = fc
     }),
   );
 
+const repeatedParam = fc
+  .constantFrom(
+    ...operations.flatMap((op) =>
+      paramsOf(op)
+        .filter((p) => p.in === "query")
+        .map((param) => ({ op, param })),
+    ),
+  )
+  .map(
+    ({ op, param }): Malformed => ({
+      kind: "repeated parameter",
+      method: op.method,
+      template: op.path,
+      path: withQuery(withQuery(base(op.operationId).path, `${enc(param.name)}=1`), `${enc(param.name)}=2`),
+    }),
+  );
+
 const malformed = fc.oneof(
+  repeatedParam,
   badUrl,
   badType,
   unknownParam,
@@ -325,6 +343,7 @@ describe("fuzz: malformed requests", () => {
         "broken body",
         "huge value",
         "missing parameter",
+        "repeated parameter",
         "unknown parameter",
         "unknown path",
         "wrong method",
@@ -332,5 +351,46 @@ describe("fuzz: malformed requests", () => {
     );
     // The sandbox still answers normally afterwards.
     expect((await sandbox.get("/v1/end-users", VERSION)).status).toBe(200);
+  });
+
+  it("answers edge cases of framing and encoding with documented 4xx", async () => {
+    const cases: Malformed[] = [
+      {
+        kind: "huge body",
+        method: "POST",
+        template: "/v1/token",
+        path: "/v1/token",
+        rawBody: `{"client_id":"${"x".repeat(2_000_000)}"}`,
+        token: null,
+      },
+      {
+        kind: "prototype key",
+        method: "POST",
+        template: "/v1/token",
+        path: "/v1/token",
+        rawBody: '{"client_id":"a","client_secret":"b","__proto__":{"x":1}}',
+        token: null,
+      },
+      {
+        kind: "prototype parameter",
+        method: "GET",
+        template: "/v1/accounts",
+        path: `/v1/accounts?end_user_id=${person}&__proto__=1`,
+      },
+      { kind: "empty required", method: "GET", template: "/v1/accounts", path: "/v1/accounts?end_user_id=" },
+      { kind: "no body", method: "POST", template: "/v1/auth/session", path: "/v1/auth/session" },
+      { kind: "long path parameter", method: "GET", path: `/v1/banking/products/${"x".repeat(5000)}` },
+    ];
+    for (const request of cases) {
+      const response = await sandbox.call(request.method, request.path, {
+        rawBody: request.rawBody,
+        headers: request.rawBody !== undefined ? { "content-type": "application/json" } : undefined,
+        token: request.token,
+      });
+      expect(response.status, request.kind).toBeGreaterThanOrEqual(400);
+      expect(response.status, request.kind).toBeLessThan(500);
+      if (request.template) assertDocumentedResponse(VERSION, request.method, request.template, response);
+      else assertShortError(response);
+    }
   });
 });
