@@ -2,7 +2,8 @@
 // same bundle, in one run on loopback; then resident memory of the sandbox before and after a load.
 // Figures are reported as ratios against Prism measured in this same run.
 //
-//   BENCH_DURATION        seconds of each throughput run (default 10)
+//   BENCH_DURATION        seconds of each throughput run (default 5)
+//   BENCH_ROUNDS          interleaved rounds over the targets; figures are medians (default 3)
 //   BENCH_SOAK_DURATION   seconds of the memory load (default 60, the full minute)
 //   BENCH_CONNECTIONS     concurrent connections (default 10)
 import { spawn } from "node:child_process";
@@ -15,7 +16,8 @@ import autocannon from "autocannon";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const duration = Number(process.env.BENCH_DURATION ?? 10);
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const roundCount = Number(process.env.BENCH_ROUNDS ?? 3);
 const soakDuration = Number(process.env.BENCH_SOAK_DURATION ?? 60);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const bundlePath = require.resolve("@cdas/spec/v2.json");
@@ -116,13 +118,29 @@ async function main() {
       { label: "prism HTTP", url: `http://127.0.0.1:${prismPort}${path}`, headers: headers("bench-token") },
       { label: "cdas-mock HTTPS 25", url: `${sandbox.url}${pathFor(25)}`, ...https },
     ];
-    const results = [];
-    for (const target of targets) {
-      await run(`${target.label} warm-up`, { ...target, duration: 2 });
-      const result = await run(target.label, { ...target, duration });
-      results.push(result);
+    // Targets run in interleaved rounds and each figure is the median over rounds, so that a burst of
+    // other load on the machine does not land on one target only.
+    for (const target of targets) await run(`${target.label} warm-up`, { ...target, duration: 2 });
+    const rounds = new Map(targets.map((target) => [target.label, []]));
+    for (let round = 0; round < roundCount; round++) {
+      for (const target of targets)
+        rounds.get(target.label).push(await run(target.label, { ...target, duration }));
+    }
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const results = targets.map((target) => {
+      const runs = rounds.get(target.label);
+      return {
+        label: target.label,
+        requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+        p99Ms: median(runs.map((r) => r.p99Ms)),
+        p50Ms: median(runs.map((r) => r.p50Ms)),
+        bytesPerResponse: runs[0].bytesPerResponse,
+        rounds: runs.map((r) => Math.round(r.requestsPerSecond)),
+      };
+    });
+    for (const result of results) {
       process.stdout.write(
-        `${result.label.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${result.p99Ms} ms   ${result.bytesPerResponse} B/response\n`,
+        `${result.label.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${result.p99Ms} ms   ${result.bytesPerResponse} B/response   (rounds: ${result.rounds.join(", ")})\n`,
       );
     }
     const prismResult = results.find((r) => r.label === "prism HTTP");
@@ -153,6 +171,7 @@ async function main() {
       node: process.version,
       path,
       durationSeconds: duration,
+      rounds: roundCount,
       connections,
       results,
       ratios,

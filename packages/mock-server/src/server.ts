@@ -88,6 +88,7 @@ export interface MockServer extends ClientCredentials {
 }
 
 const WRITE_SCOPE = "api:user.write";
+const FIRST_BYTE_TIMEOUT_MS = 30_000;
 
 // Indexed bundles of @cdas/spec and generated data sets are immutable: servers of one process share them.
 const specBundles = new Map<string, VersionBundle>();
@@ -138,7 +139,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const referenceDate = toDateText(options.referenceDate, "2026-06-30");
   const today = toDateText(options.today, referenceDate);
   const ttl = options.tokenTtlSeconds ?? 3600;
-  if (!Number.isFinite(ttl) || ttl <= 0) throw new TypeError("tokenTtlSeconds must be a positive number");
+  if (!Number.isSafeInteger(ttl) || ttl <= 0)
+    throw new TypeError("tokenTtlSeconds must be a positive integer");
   const now = options.now ?? Date.now;
 
   const credentialRng = new Prng(hashString(`credentials:${String(seed)}`));
@@ -201,8 +203,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
       socket.on("error", () => socket.destroy());
+      // A connection that never says anything is dropped rather than held open.
+      socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
       socket.once("data", (chunk: Buffer) => {
         socket.pause();
+        socket.setTimeout(0);
         if (chunk[0] === 0x16) {
           socket.unshift(chunk);
           target.emit("connection", socket);
@@ -220,10 +225,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       });
       socket.resume();
     });
-    await new Promise<void>((resolve, reject) => {
-      front!.once("error", reject);
-      front!.listen(port, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        front!.once("error", reject);
+        front!.listen(port, host, () => resolve());
+      });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
   } else {
     await app.listen({ port, host });
   }
