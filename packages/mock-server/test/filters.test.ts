@@ -203,4 +203,34 @@ describe("other filters", () => {
     expect(recommended.length).toBeGreaterThan(0);
     expect(recommended.length).toBeLessThan(all.length);
   });
+
+  it("income is derived from the transactions: last amount and date of each source's credits", async () => {
+    const income = (
+      (await sandbox.get(`/v1/income?end_user_id=${users.person}`, "v2")).body as {
+        data: {
+          account_id: string;
+          source: string;
+          last_amount: number;
+          last_date: string;
+          average_amount: number;
+        }[];
+      }
+    ).data;
+    expect(income.length).toBeGreaterThan(0);
+    for (const item of income) {
+      const credits = (everything as (Transaction & { description: string; category: string })[]).filter(
+        (t) =>
+          t.account_id === item.account_id &&
+          t.category === "INCOME" &&
+          t.status === "POSTED" &&
+          t.amount > 0 &&
+          t.description.toUpperCase().endsWith(item.source.toUpperCase()),
+      );
+      expect(credits.length, item.source).toBeGreaterThan(2);
+      expect(credits[0]!.posted_date).toBe(item.last_date);
+      expect(credits[0]!.amount).toBe(item.last_amount);
+      const average = credits.reduce((sum, t) => sum + t.amount, 0) / credits.length;
+      expect(Math.abs(average - item.average_amount)).toBeLessThan(0.01);
+    }
+  });
 });

@@ -1,0 +1,49 @@
+/** The `cdas-mock` command: prints the address, credentials, CA file and a curl line that works. */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Agent, request } from "undici";
+import { describe, expect, it } from "vitest";
+
+const bin = fileURLToPath(new URL("../bin/cdas-mock.js", import.meta.url));
+const built = existsSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url)));
+
+describe("cdas-mock", () => {
+  // The command runs the built CLI; `turbo run test` builds first.
+  it.skipIf(!built)("starts, prints a working curl line, and stops on SIGTERM", async () => {
+    const child = spawn(process.execPath, [bin, "--port", "0", "--seed", "7"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const curlLine = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk) => {
+        output += chunk.toString();
+        const line = output.split("\n").find((l) => l.startsWith("curl "));
+        if (line) resolve(line);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+    });
+    try {
+      const caFile = /--cacert (\S+)/.exec(curlLine)![1]!;
+      const url = /-X POST (\S+)/.exec(curlLine)![1]!;
+      const body = /-d '(.+)'$/.exec(curlLine)![1]!;
+      expect(output).toContain(`CA certificate: ${caFile}`);
+      expect(output).toMatch(/Client id: +cli_[0-9a-f]+/);
+      expect(output).toMatch(/Client secret: +sk_sandbox_[0-9a-f]+/);
+      const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, "utf8") } });
+      const response = await request(url, {
+        method: "POST",
+        dispatcher,
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(await response.body.json()).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+      await dispatcher.close();
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+  });
+});
