@@ -80,16 +80,15 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
 
   // Headers every request carries. (Not middleware: openapi-fetch's middleware machinery alone costs
   // about 15% of a request; see bench/run.mjs. The fetch wrapper sets the bearer and content-type.)
-  const client = definition.createClient({
-    baseUrl,
-    fetch: transport.fetch,
-    headers: { "x-platform-version": version, accept: JSON_MEDIA_TYPE, "user-agent": userAgent },
-  });
+  const headers = { "x-platform-version": version, accept: JSON_MEDIA_TYPE, "user-agent": userAgent };
+  const client = definition.createClient({ baseUrl, fetch: transport.fetch, headers });
 
   const paginatorContext = {
     get: (path: string, init: unknown) => client.GET(path as never, init as never),
+    send: (request: Request) => transport.fetch(request),
+    headers,
     baseUrl,
-    redactBody: (body: unknown, response: Response, url: string) =>
+    toApiError: (body: unknown, response: Response, url: string) =>
       apiError(
         response,
         "GET",

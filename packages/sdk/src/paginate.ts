@@ -38,15 +38,26 @@ type GetResult = { data?: unknown; error?: unknown; response: Response };
 export type GetFunction = (path: string, init: any) => Promise<GetResult>;
 
 interface RequestInitLike {
-  params?: { query?: Record<string, unknown>; path?: Record<string, unknown> };
+  params?: {
+    query?: Record<string, unknown>;
+    path?: Record<string, unknown>;
+    header?: Record<string, unknown>;
+  };
+  headers?: unknown;
   signal?: AbortSignal | null;
   [key: string]: unknown;
 }
 
 export interface PaginatorContext {
+  /** client.GET: the first page, built from the typed init. */
   get: GetFunction;
+  /** Sends a ready GET of a next link through the SDK's fetch wrapper (auth, retries, deadline). */
+  send: (request: Request) => Promise<Response>;
+  /** Headers every request carries (version, accept, user agent). */
+  headers: Record<string, string>;
   baseUrl: string;
-  redactBody: (body: unknown, response: Response, url: string) => CdasApiError;
+  /** A CdasApiError from an error body (parsed or raw text), with the secret redacted. */
+  toApiError: (body: unknown, response: Response, url: string) => CdasApiError;
 }
 
 export function createPaginator(
@@ -59,13 +70,37 @@ export function createPaginator(
   const pages = () => walk(context, path, spec, init ?? {}, options);
   return {
     pages,
-    async *[Symbol.asyncIterator]() {
-      for await (const page of pages()) yield* page.items;
-    },
+    [Symbol.asyncIterator]: () => itemsOf(pages()),
     async toArray() {
       const all: unknown[] = [];
       for await (const page of pages()) for (const item of page.items) all.push(item);
       return all;
+    },
+  };
+}
+
+/**
+ * Items one by one without an async generator per item: a buffered page is served with an already
+ * resolved promise, so a large walk costs little more than a loop over the pages.
+ */
+function itemsOf(pages: AsyncGenerator<Page<unknown, unknown>>): AsyncIterator<unknown> {
+  let buffer: unknown[] = [];
+  let index = 0;
+  const refill = async (): Promise<IteratorResult<unknown>> => {
+    while (index >= buffer.length) {
+      const next = await pages.next();
+      if (next.done) return { done: true, value: undefined };
+      buffer = next.value.items;
+      index = 0;
+    }
+    return { done: false, value: buffer[index++] };
+  };
+  return {
+    next: () => (index < buffer.length ? Promise.resolve({ done: false, value: buffer[index++] }) : refill()),
+    return: async (value?: unknown) => {
+      buffer = [];
+      await pages.return(undefined);
+      return { done: true, value };
     },
   };
 }
@@ -83,9 +118,13 @@ async function* walk(
   const seenLinks = new Set<string>();
   const seenCursors = new Set<string>();
   const pageUrl = `${context.baseUrl}${path}`;
-  let requestInit = withPageSize(init, spec, options.pageSize);
+  const signal = init.signal ?? undefined;
+  let link: URL | undefined;
   for (let index = 0; index < maxPages; index++) {
-    const { data, response } = await fetchPage(context, path, requestInit, init.signal ?? undefined);
+    const { data, response } =
+      link === undefined
+        ? await fetchFirstPage(context, path, withPageSize(init, spec, options.pageSize), signal)
+        : await followLink(context, link, init, signal);
     const url = response.url || pageUrl;
     if (index === 0 && response.url) remember(new URL(response.url), seenLinks, seenCursors);
     const items = listOf(data, spec, url);
@@ -95,13 +134,12 @@ async function* walk(
     if (remaining <= 0 || spec.style === "none" || items.length === 0) return;
     const next = nextLink(data, url);
     if (next === undefined) return;
-    const target = resolveLink(next, url, context.baseUrl, path);
-    remember(target, seenLinks, seenCursors);
-    requestInit = { ...init, params: { ...init.params, query: queryOf(target) } };
+    link = resolveLink(next, url, context.baseUrl, path);
+    remember(link, seenLinks, seenCursors);
   }
 }
 
-async function fetchPage(
+async function fetchFirstPage(
   context: PaginatorContext,
   path: string,
   init: RequestInitLike,
@@ -111,15 +149,50 @@ async function fetchPage(
   try {
     result = await context.get(path, init);
   } catch (error) {
-    if (isCdasError(error) || signal?.aborted) throw error;
-    throw new CdasError("invalid_response", `GET ${path} answered a body that could not be read`, {
-      cause: error,
-    });
+    throw unreadable(error, path, signal);
   }
   const { response } = result;
   if (!response.ok)
-    throw context.redactBody(result.error, response, response.url || `${context.baseUrl}${path}`);
+    throw context.toApiError(result.error, response, response.url || `${context.baseUrl}${path}`);
   return { data: result.data, response };
+}
+
+/**
+ * Next pages go to the link exactly as the server wrote it (after the origin and path checks), with
+ * the caller's headers and signal, straight through the SDK's fetch wrapper.
+ */
+async function followLink(
+  context: PaginatorContext,
+  link: URL,
+  init: RequestInitLike,
+  signal: AbortSignal | undefined,
+): Promise<{ data: unknown; response: Response }> {
+  const headers = new Headers(context.headers);
+  const headerParams = init.params?.header;
+  if (headerParams)
+    for (const [name, value] of Object.entries(headerParams)) headers.set(name, String(value));
+  if (init.headers)
+    new Headers(init.headers as HeadersInit).forEach((value, name) => headers.set(name, value));
+  const response = await context.send(new Request(link, { method: "GET", headers, signal }));
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw unreadable(error, link.pathname, signal);
+  }
+  if (!response.ok) throw context.toApiError(text, response, link.href);
+  try {
+    return { data: text === "" ? undefined : JSON.parse(text), response };
+  } catch (error) {
+    throw unreadable(error, link.pathname, signal);
+  }
+}
+
+function unreadable(error: unknown, path: string, signal: AbortSignal | undefined): unknown {
+  if (isCdasError(error) || signal?.aborted) return error;
+  return new CdasError("invalid_response", `GET ${path} answered a body that could not be read`, {
+    cause: error,
+  });
 }
 
 function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
@@ -182,15 +255,6 @@ function remember(target: URL, seenLinks: Set<string>, seenCursors: Set<string>)
     }
     seenCursors.add(cursor);
   }
-}
-
-function queryOf(target: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const key of new Set(target.searchParams.keys())) {
-    const values = target.searchParams.getAll(key);
-    query[key] = values.length === 1 ? (values[0] as string) : values;
-  }
-  return query;
 }
 
 function withPageSize(

@@ -215,3 +215,25 @@ describe("failures while paging", () => {
     expect(failure).toMatchObject({ code: "invalid_response" });
   });
 });
+
+describe("requests of followed links", () => {
+  it("carry the version header, the bearer, the user agent and the caller's headers", async () => {
+    const server = pagedServer(
+      [[1], [2]],
+      "data",
+      () => "/v1/accounts?offset=1",
+      (request) => (request.url.searchParams.get("offset") === "1" ? 2 : 1),
+    );
+    const sdk = testSdk(server.fetch, { version: "v1", userAgent: "walker/1" });
+    await sdk.paginate("/v1/accounts", { headers: { "x-trace": "t-1" } }).toArray();
+    const [first, second] = server.dataCalls();
+    for (const call of [first, second]) {
+      expect(call?.headers.get("x-platform-version")).toBe("v1");
+      expect(call?.headers.get("authorization")).toBe("Bearer tok_1");
+      expect(call?.headers.get("user-agent")).toBe("cdas-sdk/0.1.0 walker/1");
+      expect(call?.headers.get("x-trace")).toBe("t-1");
+      expect(call?.headers.get("accept")).toBe("application/json; charset=UTF-8");
+    }
+    expect(second?.url.search).toBe("?offset=1");
+  });
+});
