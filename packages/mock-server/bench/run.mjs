@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -56,6 +57,18 @@ function startChild(command, args, ready) {
   });
 }
 
+/** A port nothing listens on right now (Prism takes a fixed port). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 function residentMemoryMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
@@ -92,7 +105,7 @@ async function main() {
     (l) => l.startsWith("{"),
   );
   const plainSandbox = JSON.parse(plainLine);
-  const prismPort = 4790 + Math.floor(Math.random() * 100);
+  const prismPort = await freePort();
   const { child: prism } = await startChild(
     prismBin,
     ["mock", bundlePath, "-p", String(prismPort), "-h", "127.0.0.1"],

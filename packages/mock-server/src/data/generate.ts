@@ -1434,5 +1434,3 @@ function makePlans(rng: Prng, ids: IdMaker, referenceDate: string): EnergyPlan[]
   }
   return plans;
 }
-
-export type { Rate };

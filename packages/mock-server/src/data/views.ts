@@ -846,5 +846,3 @@ export function energyPlanView(plan: EnergyPlan, institution: Institution | unde
     },
   });
 }
-
-export type { DataSet };
