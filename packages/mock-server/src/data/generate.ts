@@ -17,7 +17,6 @@ import type {
   EnergyPlan,
   Institution,
   Payee,
-  Rate,
   ScheduledPayment,
   ServicePoint,
   Transaction,

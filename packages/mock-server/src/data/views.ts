@@ -10,7 +10,6 @@ import type {
   BankingProduct,
   Concession,
   Consent,
-  DataSet,
   DerRecord,
   DirectDebit,
   EndUser,
