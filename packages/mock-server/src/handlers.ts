@@ -13,6 +13,8 @@ import type { TokenStore } from "./tokens.js";
 
 /** Days in the default window of the transactions read, ending "today" (inclusive). */
 export const DEFAULT_TRANSACTION_WINDOW_DAYS = 90;
+/** Lifetime of an auth session; `expires_at` is in Unix seconds. */
+const AUTH_SESSION_TTL_SECONDS = 900;
 
 interface AuthSessionRecord {
   id: string;
@@ -135,7 +137,10 @@ export const handlers: Record<string, Handler> = {
     }
     const id = `as_${randomBytes(4).toString("hex")}`;
     const sessionId = `sess_${randomBytes(4).toString("hex")}`;
-    const expiresAt = Math.floor(state.now() / 1000) + 900;
+    const nowSeconds = Math.floor(state.now() / 1000);
+    for (const [key, session] of state.sessions)
+      if (session.expiresAt <= nowSeconds) state.sessions.delete(key);
+    const expiresAt = nowSeconds + AUTH_SESSION_TTL_SECONDS;
     state.sessions.set(sessionId, {
       id,
       sessionId,
