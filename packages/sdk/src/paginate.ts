@@ -168,11 +168,8 @@ async function followLink(
   signal: AbortSignal | undefined,
 ): Promise<{ data: unknown; response: Response }> {
   const headers = new Headers(context.headers);
-  const headerParams = init.params?.header;
-  if (headerParams)
-    for (const [name, value] of Object.entries(headerParams)) headers.set(name, String(value));
-  if (init.headers)
-    new Headers(init.headers as HeadersInit).forEach((value, name) => headers.set(name, value));
+  applyHeaders(headers, init.headers);
+  applyHeaders(headers, init.params?.header);
   const response = await context.send(new Request(link, { method: "GET", headers, signal }));
   let text: string;
   try {
@@ -185,6 +182,22 @@ async function followLink(
     return { data: text === "" ? undefined : JSON.parse(text), response };
   } catch (error) {
     throw unreadable(error, link.pathname, signal);
+  }
+}
+
+/** openapi-fetch's header forms: Headers, pairs, or an object whose null removes and array repeats. */
+function applyHeaders(target: Headers, source: unknown): void {
+  if (source === undefined || source === null) return;
+  if (source instanceof Headers || Array.isArray(source)) {
+    for (const [name, value] of new Headers(source as HeadersInit)) target.set(name, value);
+    return;
+  }
+  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+    if (value === null || value === undefined) target.delete(name);
+    else if (Array.isArray(value)) {
+      target.delete(name);
+      for (const item of value) target.append(name, String(item));
+    } else target.set(name, String(value));
   }
 }
 

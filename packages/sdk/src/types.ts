@@ -56,9 +56,11 @@ type WithOptional<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extra
 
 /** Makes `keys` of one parameter section optional, and the section itself when nothing in it stays required. */
 type RelaxSection<Params, Section extends string, Keys extends PropertyKey> = Section extends keyof Params
-  ? [RequiredKeys<WithOptional<NonNullable<Params[Section]>, Keys>>] extends [never]
-    ? { [_ in Section]?: WithOptional<NonNullable<Params[Section]>, Keys> }
-    : { [_ in Section]: WithOptional<NonNullable<Params[Section]>, Keys> }
+  ? [NonNullable<Params[Section]>] extends [never]
+    ? { [_ in Section]?: never }
+    : [RequiredKeys<WithOptional<NonNullable<Params[Section]>, Keys>>] extends [never]
+      ? { [_ in Section]?: WithOptional<NonNullable<Params[Section]>, Keys> }
+      : { [_ in Section]: WithOptional<NonNullable<Params[Section]>, Keys> }
   : unknown;
 
 /** What the SDK fills in: the version header on every call, client_id on the institutions list. */

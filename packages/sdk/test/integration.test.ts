@@ -53,7 +53,12 @@ let sandbox: MockServer;
 let dispatcher: Agent;
 const ids = { endUsers: [] as string[], bank: "", energy: "", productId: "" };
 
-function sdkFor(version: Version, extra: Partial<SdkOptions> = {}, server = sandbox, agent = dispatcher) {
+function sdkFor(
+  version: Version,
+  extra: Partial<Omit<SdkOptions, "version">> = {},
+  server = sandbox,
+  agent = dispatcher,
+) {
   return createSdk({
     version,
     baseUrl: server.url,
@@ -62,7 +67,7 @@ function sdkFor(version: Version, extra: Partial<SdkOptions> = {}, server = sand
     // Node's fetch with undici's Agent trusting the sandbox CA.
     fetch: (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit),
     ...extra,
-  }) as unknown as LooseSdk & ReturnType<typeof createSdk>;
+  }) as unknown as LooseSdk;
 }
 
 /** Query values for the required parameters, plus the end user and the institution filters. */

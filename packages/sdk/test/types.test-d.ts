@@ -102,5 +102,9 @@ describe("what the SDK fills in is optional for paginate", () => {
     v3.client.GET("/v1/consent", { params: { header: { "X-Platform-Version": "v3" } } });
     v3.paginate("/v1/consent", {}, { pageSize: 50 });
     v3.paginate("/v1/consent", { params: { query: { "page[size]": 10 } } });
+    v1.paginate("/v1/end-users");
+    v2.paginate("/v1/institutions");
+    // @ts-expect-error the v1 end-user list takes no query
+    v1.paginate("/v1/end-users", { params: { query: { "page[size]": 10 } } });
   });
 });
