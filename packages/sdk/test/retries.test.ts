@@ -173,6 +173,41 @@ describe("timeouts", () => {
   });
 });
 
+describe("timeouts of concurrent and token calls", () => {
+  it("a timed-out call does not abort a concurrent one", async () => {
+    let calls = 0;
+    const server = scriptedFetch(async () => {
+      calls++;
+      if (calls === 1) return new Promise<Response>(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return json({ data: ["ok"] });
+    });
+    const client = untyped(testSdk(server.fetch, { timeoutMs: 40, maxRetries: 0 }).client);
+    const [hung, fine] = await Promise.allSettled([
+      client.GET("/v1/accounts", {}),
+      client.GET("/v1/accounts", {}),
+    ]);
+    expect(hung).toMatchObject({ status: "rejected", reason: { code: "timeout" } });
+    expect(fine).toMatchObject({ status: "fulfilled", value: { data: { data: ["ok"] } } });
+    const [first, second] = server.dataCalls();
+    expect(first?.signal?.aborted).toBe(true);
+    expect(second?.signal).not.toBe(first?.signal);
+  });
+
+  it("a token call that never answers ends in a timeout CdasError", async () => {
+    const server = scriptedFetch(
+      () => json({ data: [] }),
+      () => new Promise<Response>(() => {}),
+    );
+    const failure = await untyped(testSdk(server.fetch, { timeoutMs: 20, maxRetries: 1 }).client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "timeout" });
+    expect(server.tokenCalls()).toHaveLength(2);
+    expect(server.dataCalls()).toHaveLength(0);
+  });
+});
+
 describe("cancellation", () => {
   it("rejects with the caller's reason while the answer is awaited", async () => {
     const server = scriptedFetch(() => new Promise<Response>(() => {}));
