@@ -20,6 +20,7 @@ Options:
   --today <d|now>         "Today" of the 90-day default window (default: the reference date)
   --ca-file <path>        Where to write the CA certificate (default: <tmp>/cdas-mock/ca-<port>.pem)
   --plain-http            Serve plain HTTP instead of HTTPS (no certificate)
+  --quiet                 Do not print a line per request
   -h, --help              This help
 `;
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
       today: { type: "string" },
       "ca-file": { type: "string" },
       "plain-http": { type: "boolean", default: false },
+      quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -61,6 +63,12 @@ async function main(): Promise<void> {
     defaultVersion,
     referenceDate: values["reference-date"],
     today: values.today === "now" ? new Date() : values.today,
+    onResponse: values.quiet
+      ? undefined
+      : (entry) =>
+          process.stderr.write(
+            `${entry.method} ${entry.path} ${entry.status} ${entry.version ?? "-"} ${entry.milliseconds.toFixed(1)}ms\n`,
+          ),
   });
 
   let caOption = "";

@@ -4,6 +4,7 @@ export {
   type ClientCredentials,
   type MockServer,
   type MockServerOptions,
+  type RequestLogEntry,
   SUPPORTED_VERSIONS,
   startMockServer,
 } from "./server.js";

@@ -64,6 +64,17 @@ export interface MockServerOptions {
   now?: () => number;
   /** Bundles to serve instead of those of @cdas/spec (parsed OpenAPI documents by version). */
   bundles?: Partial<Record<ApiVersion, object>>;
+  /** Called after each response with its method, path (never the query or body), status and duration. */
+  onResponse?: (entry: RequestLogEntry) => void;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** The path only: queries and bodies are never passed on, so credentials cannot leak into logs. */
+  path: string;
+  status: number;
+  version: string | undefined;
+  milliseconds: number;
 }
 
 export interface ClientCredentials {
@@ -191,6 +202,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
   const app = Fastify(fastifyOptions as FastifyServerOptions) as unknown as FastifyInstance;
 
+  const onResponse = options.onResponse;
+  if (onResponse) {
+    app.addHook("onResponse", async (request, reply) => {
+      const header = request.headers[VERSION_HEADER];
+      onResponse({
+        method: request.method,
+        path: request.url.split("?")[0]!,
+        status: reply.statusCode,
+        version: typeof header === "string" ? header : undefined,
+        milliseconds: reply.elapsedTime,
+      });
+    });
+  }
   registerRoutes(app, bundles, defaultVersion, state);
 
   const port = options.port ?? 0;

@@ -52,4 +52,22 @@ describe("transport", () => {
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe("GET");
   });
+
+  it("reports each response to onResponse with the path only, never the query or body", async () => {
+    const entries: { method: string; path: string; status: number; version: string | undefined }[] = [];
+    const logged = await Sandbox.start({ onResponse: (entry) => entries.push(entry) });
+    try {
+      await logged.get("/v1/end-users?page%5Bsize%5D=2", "v3");
+      const { clientSecret } = logged.server;
+      expect(entries.map(({ method, path, status, version }) => ({ method, path, status, version }))).toEqual(
+        [
+          { method: "POST", path: "/v1/token", status: 200, version: undefined },
+          { method: "GET", path: "/v1/end-users", status: 200, version: "v3" },
+        ],
+      );
+      expect(JSON.stringify(entries)).not.toContain(clientSecret);
+    } finally {
+      await logged.close();
+    }
+  });
 });
