@@ -383,8 +383,10 @@ function registerRoutes(
   );
   app.setErrorHandler((error, request, reply) => {
     const path = request.routeOptions?.url;
+    // Errors raised before the handler (body too large, unreadable body) in the requested version's shape.
+    const { version } = chooseVersion(request, bundles, defaultVersion);
     const op = path
-      ? operationForErrors(bundles, defaultVersion, request.method, path.replace(/:([^/]+)/g, "{$1}"))
+      ? operationForErrors(bundles, version, request.method, path.replace(/:([^/]+)/g, "{$1}"))
       : undefined;
     const status =
       typeof (error as { statusCode?: number }).statusCode === "number"
@@ -407,11 +409,11 @@ function registerRoutes(
 /** The operation whose documented errors shape an answer when the request named no valid one. */
 function operationForErrors(
   bundles: Map<string, VersionBundle>,
-  defaultVersion: string,
+  version: string,
   method: string,
   path: string,
 ): OperationInfo | undefined {
-  const bundle = bundles.get(defaultVersion)!;
+  const bundle = bundles.get(version)!;
   return (
     bundle.operations.get(`${method} ${path}`) ??
     [...bundle.operations.values()].find((candidate) => candidate.path === path)
