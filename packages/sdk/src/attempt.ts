@@ -1,165 +1,212 @@
 /**
  * One HTTP attempt under a deadline that covers the wait for the answer and the reading of its
- * body. Built for the hot path: one shared coarse timer per SDK instead of a timer per request, and
- * AbortControllers reused while they are not aborted.
+ * body. Built for the hot path: one shared coarse timer per SDK instead of a timer per request,
+ * AbortControllers reused while they are not aborted, and no listener on a request's signal when
+ * nothing but the SDK can abort it.
  */
 import { CdasError } from "./errors.js";
 
 /** The fetch the SDK calls: the standard signature (a custom fetch receives a Request and an init with `signal`). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
-export type Attempt = (request: Request, init: RequestInit | undefined) => Promise<Response>;
-
-interface InFlight {
-  deadline: number;
-  controller: AbortController;
-  request: Request;
-  /** Rejects whatever the caller is waiting for: the answer, then the body. */
-  interrupt: (reason: unknown) => void;
-  /** Called when the caller's signal aborts (the entry is its own listener). */
-  handleEvent: () => void;
-  settled: boolean;
-  /** Set when the deadline or the caller ended the attempt (even if an answer arrived in the same tick). */
-  abortedWith?: { reason: unknown };
-  readers?: Partial<Record<BodyReader, () => Promise<unknown>>>;
+/** What an attempt's promise resolves to, from the answer or from the failure. */
+export interface AttemptThen {
+  answer(response: Response): Response | Promise<Response>;
+  failure(error: unknown): Response | Promise<Response>;
 }
 
+export type Attempt = (
+  request: Request,
+  init: RequestInit | undefined,
+  then?: AttemptThen,
+) => Promise<Response>;
+
+type BodyReader = "text" | "json" | "arrayBuffer" | "blob";
+type Readers = Record<BodyReader, () => Promise<unknown>>;
 const IN_FLIGHT = Symbol("cdas.inFlight");
 type GuardedResponse = Response & { [IN_FLIGHT]?: InFlight };
-type BodyReader = "text" | "json" | "arrayBuffer" | "blob";
+
 /** A controller is reused for this many attempts at most (bounds the abort listeners a fetch leaves on it). */
 const CONTROLLER_REUSE = 64;
 const noop = () => {};
 const NO_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 
-export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt {
-  const inFlight = new Set<InFlight>();
-  const tickMs = Math.min(1_000, Math.max(2, timeoutMs / 4));
-  let ticker: ReturnType<typeof setInterval> | undefined;
-  let spare: AbortController | undefined;
-  let spareUses = 0;
+/**
+ * Marks requests built by the SDK without a caller's signal: their own signal can never abort, so an
+ * attempt does not listen to it (a listener on a fresh signal costs more than the rest of an attempt).
+ */
+const UNSIGNALLED = Symbol("cdas.unsignalled");
+type MarkedRequest = Request & { [UNSIGNALLED]?: true };
 
-  const finish = (entry: InFlight) => {
+/** `new Request(input, init)` that marks a request no caller's signal can abort (given to openapi-fetch as `Request`). */
+export const SdkRequest = function SdkRequest(input: RequestInfo | URL, init?: RequestInit): Request {
+  const request: MarkedRequest = new Request(input, init);
+  if (init?.signal == null && !(input instanceof Request)) request[UNSIGNALLED] = true;
+  return request;
+} as unknown as typeof Request;
+
+/** One attempt in flight; it is its own listener on the caller's signal. */
+class InFlight {
+  settled = false;
+  /** Set when the deadline or the caller ended the attempt (even if an answer arrived in the same tick). */
+  abortedWith: { reason: unknown } | undefined = undefined;
+  /** Rejects whatever the caller is waiting for: the answer, then the body. */
+  interrupt: (reason: unknown) => void = noop;
+  /** The response's own body readers, replaced on the response by guarded ones. */
+  readers: Readers | undefined = undefined;
+
+  constructor(
+    readonly deadlines: Deadlines,
+    readonly request: Request,
+    readonly controller: AbortController,
+    readonly deadline: number,
+    /** The request's signal when a caller's signal may abort it. */
+    readonly callerSignal: AbortSignal | undefined,
+  ) {}
+
+  handleEvent(): void {
+    this.deadlines.abort(this, this.callerSignal?.reason);
+  }
+}
+
+/** The attempts in flight of one SDK, checked by one shared timer (to within a quarter of the timeout). */
+class Deadlines {
+  readonly inFlight = new Set<InFlight>();
+  readonly tickMs: number;
+  ticker: ReturnType<typeof setInterval> | undefined = undefined;
+  spare: AbortController | undefined = undefined;
+  spareUses = 0;
+
+  constructor(readonly timeoutMs: number) {
+    this.tickMs = Math.min(1_000, Math.max(2, timeoutMs / 4));
+  }
+
+  start(request: Request): InFlight {
+    const signal = request.signal;
+    let controller = this.spare;
+    this.spare = undefined;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.spareUses = 0;
+    }
+    const callerSignal = (request as MarkedRequest)[UNSIGNALLED] ? undefined : signal;
+    const entry = new InFlight(this, request, controller, performance.now() + this.timeoutMs, callerSignal);
+    this.inFlight.add(entry);
+    if (this.ticker === undefined) {
+      this.ticker = setInterval(() => this.tick(), this.tickMs);
+      (this.ticker as { unref?: () => void }).unref?.();
+    }
+    callerSignal?.addEventListener("abort", entry);
+    return entry;
+  }
+
+  finish(entry: InFlight): void {
     if (entry.settled) return;
     entry.settled = true;
-    inFlight.delete(entry);
-    entry.request.signal.removeEventListener("abort", entry);
-    if (!entry.controller.signal.aborted && spareUses < CONTROLLER_REUSE) {
-      spare = entry.controller;
-      spareUses++;
+    this.inFlight.delete(entry);
+    entry.callerSignal?.removeEventListener("abort", entry);
+    if (!entry.controller.signal.aborted && this.spareUses < CONTROLLER_REUSE) {
+      this.spare = entry.controller;
+      this.spareUses++;
     }
-  };
+  }
 
-  const abort = (entry: InFlight, reason: unknown) => {
+  abort(entry: InFlight, reason: unknown): void {
     if (entry.settled) return;
     entry.abortedWith = { reason };
-    finish(entry);
+    this.finish(entry);
     entry.interrupt(reason);
     entry.controller.abort(reason);
-  };
+  }
 
-  const tick = () => {
-    if (inFlight.size === 0) {
-      clearInterval(ticker);
-      ticker = undefined;
+  tick(): void {
+    if (this.inFlight.size === 0) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
       return;
     }
     const now = performance.now();
-    for (const entry of inFlight) {
+    for (const entry of this.inFlight) {
       if (now >= entry.deadline) {
         const { method, url } = entry.request;
-        abort(
-          entry,
-          new CdasError("timeout", `${method} ${new URL(url).pathname} timed out after ${timeoutMs} ms`),
-        );
+        const path = new URL(url).pathname;
+        this.abort(entry, new CdasError("timeout", `${method} ${path} timed out after ${this.timeoutMs} ms`));
       }
     }
-  };
-
-  /** Keeps body reads under the attempt's deadline; the attempt ends when the body has been read. */
-  function guardedRead(this: GuardedResponse, reader: BodyReader): Promise<unknown> {
-    const entry = this[IN_FLIGHT];
-    const original = entry?.readers?.[reader] as (() => Promise<unknown>) | undefined;
-    if (!entry || !original) return Promise.reject(new TypeError(`Response.${reader} is not available`));
-    if (entry.settled) return original.call(this);
-    return new Promise((resolve, reject) => {
-      entry.interrupt = reject;
-      original.call(this).then(
-        (value) => {
-          finish(entry);
-          resolve(value);
-        },
-        (error) => {
-          finish(entry);
-          reject(error);
-        },
-      );
-    });
   }
-  const readers: Record<BodyReader, () => Promise<unknown>> = {
-    text(this: GuardedResponse) {
-      return guardedRead.call(this, "text");
-    },
-    json(this: GuardedResponse) {
-      return guardedRead.call(this, "json");
-    },
-    arrayBuffer(this: GuardedResponse) {
-      return guardedRead.call(this, "arrayBuffer");
-    },
-    blob(this: GuardedResponse) {
-      return guardedRead.call(this, "blob");
-    },
-  };
+}
 
-  return (request, init) => {
-    const callerSignal = request.signal;
-    if (callerSignal.aborted) return Promise.reject(callerSignal.reason);
-    let controller = spare;
-    spare = undefined;
-    if (controller === undefined) {
-      controller = new AbortController();
-      spareUses = 0;
-    }
-    const entry: InFlight = {
-      deadline: performance.now() + timeoutMs,
-      controller,
-      request,
-      interrupt: noop,
-      handleEvent: () => abort(entry, callerSignal.reason),
-      settled: false,
-    };
-    inFlight.add(entry);
-    if (ticker === undefined) {
-      ticker = setInterval(tick, tickMs);
-      (ticker as { unref?: () => void }).unref?.();
-    }
-    callerSignal.addEventListener("abort", entry);
-    const interrupted = new Promise<never>((_, reject) => {
-      entry.interrupt = reject;
-    });
-    let pending: Promise<Response>;
-    try {
-      pending = fetchImpl(
-        request,
-        init ? { ...init, signal: controller.signal } : { signal: controller.signal },
-      );
-    } catch (error) {
-      finish(entry);
-      return Promise.reject(error);
-    }
-    return Promise.race([pending, interrupted]).then(
-      (response: GuardedResponse) => {
-        if (entry.abortedWith) throw entry.abortedWith.reason;
+/** Keeps body reads under the attempt's deadline; the attempt ends when the body has been read. */
+function guardedRead(response: GuardedResponse, reader: BodyReader): Promise<unknown> {
+  const entry = response[IN_FLIGHT];
+  const original = entry?.readers?.[reader];
+  if (!entry || !original) return Promise.reject(new TypeError(`Response.${reader} is not available`));
+  if (entry.abortedWith) return Promise.reject(entry.abortedWith.reason);
+  if (entry.settled) return original.call(response);
+  return new Promise((resolve, reject) => {
+    entry.interrupt = reject;
+    original.call(response).then(
+      (value) => {
+        entry.deadlines.finish(entry);
+        resolve(value);
+      },
+      (error) => {
+        entry.deadlines.finish(entry);
+        reject(error);
+      },
+    );
+  });
+}
+
+const guardedReaders: Readers = {
+  text(this: GuardedResponse) {
+    return guardedRead(this, "text");
+  },
+  json(this: GuardedResponse) {
+    return guardedRead(this, "json");
+  },
+  arrayBuffer(this: GuardedResponse) {
+    return guardedRead(this, "arrayBuffer");
+  },
+  blob(this: GuardedResponse) {
+    return guardedRead(this, "blob");
+  },
+};
+
+/**
+ * `attempt(request, init, then?)`: `then` turns the answer or the failure (network, deadline, caller's
+ * abort) into the result inside the attempt's own promise, which saves the caller a promise layer.
+ */
+export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt {
+  const deadlines = new Deadlines(timeoutMs);
+  return (request, init, then) => {
+    if (request.signal.aborted) return Promise.reject(request.signal.reason);
+    const entry = deadlines.start(request);
+    const signal = entry.controller.signal;
+    return new Promise<Response>((resolve, reject) => {
+      let settled = false;
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        if (then) resolve(then.failure(error));
+        else reject(error);
+      };
+      // Set before the fetch is called: a custom fetch may abort the caller's signal synchronously.
+      entry.interrupt = fail;
+      const answered = (response: GuardedResponse) => {
+        if (entry.abortedWith) return fail(entry.abortedWith.reason);
         if (typeof response !== "object" || response === null || typeof response.status !== "number") {
-          finish(entry);
-          throw new CdasError(
-            "invalid_response",
-            "The fetch in use resolved to something that is not a Response",
+          deadlines.finish(entry);
+          return fail(
+            new CdasError(
+              "invalid_response",
+              "The fetch in use resolved to something that is not a Response",
+            ),
           );
         }
         // (Reading response.body here would make undici build a stream for nothing.)
         if (request.method === "HEAD" || NO_BODY_STATUSES.has(response.status)) {
-          finish(entry);
+          deadlines.finish(entry);
         } else {
           // Same-named methods that keep the body read under the deadline; the originals stay on the entry.
           entry.readers = response[IN_FLIGHT]?.readers ?? {
@@ -169,15 +216,28 @@ export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt 
             blob: response.blob,
           };
           response[IN_FLIGHT] = entry;
-          Object.assign(response, readers);
+          // (Plain stores: faster than Object.assign on this path.)
+          const readers = response as unknown as Readers;
+          readers.text = guardedReaders.text;
+          readers.json = guardedReaders.json;
+          readers.arrayBuffer = guardedReaders.arrayBuffer;
+          readers.blob = guardedReaders.blob;
         }
-        return response;
-      },
-      (error) => {
-        finish(entry);
-        throw error;
-      },
-    );
+        // From here on the deadline can only interrupt a body read.
+        settled = true;
+        entry.interrupt = noop;
+        resolve(then ? then.answer(response) : response);
+      };
+      const failed = (error: unknown) => {
+        deadlines.finish(entry);
+        fail(entry.abortedWith ? entry.abortedWith.reason : error);
+      };
+      try {
+        Promise.resolve(fetchImpl(request, init ? { ...init, signal } : { signal })).then(answered, failed);
+      } catch (error) {
+        failed(error);
+      }
+    });
   };
 }
 

@@ -1,6 +1,6 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
 import type { Client, ClientOptions } from "openapi-fetch";
-import type { FetchLike } from "./attempt.js";
+import { type FetchLike, SdkRequest } from "./attempt.js";
 import { CdasError } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { apiError, createTransport, JSON_MEDIA_TYPE } from "./transport.js";
@@ -81,7 +81,7 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   // Headers every request carries. (Not middleware: openapi-fetch's middleware machinery alone costs
   // about 15% of a request; see bench/run.mjs. The fetch wrapper sets the bearer and content-type.)
   const headers = { "x-platform-version": version, accept: JSON_MEDIA_TYPE, "user-agent": userAgent };
-  const client = definition.createClient({ baseUrl, fetch: transport.fetch, headers });
+  const client = definition.createClient({ baseUrl, fetch: transport.fetch, headers, Request: SdkRequest });
 
   const paginatorContext = {
     get: (path: string, init: unknown) => client.GET(path as never, init as never),

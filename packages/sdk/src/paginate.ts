@@ -1,4 +1,5 @@
 /** Walks every list style: offset, cursor (absolute or relative links), single pages and bare arrays. */
+import { SdkRequest } from "./attempt.js";
 import { type CdasApiError, CdasError, isCdasError } from "./errors.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
@@ -170,7 +171,7 @@ async function followLink(
   const headers = new Headers(context.headers);
   applyHeaders(headers, init.headers);
   applyHeaders(headers, init.params?.header);
-  const response = await context.send(new Request(link, { method: "GET", headers, signal }));
+  const response = await context.send(new SdkRequest(link, { method: "GET", headers, signal }));
   let text: string;
   try {
     text = await response.text();

@@ -2,7 +2,15 @@
  * The fetch wrapper handed to openapi-fetch: bearer token, 401 renewal, retries and per-attempt
  * deadlines. The token call is made here too, never with a bearer.
  */
-import { type Attempt, createAttempt, type FetchLike, sleep, untilAborted } from "./attempt.js";
+import {
+  type Attempt,
+  type AttemptThen,
+  createAttempt,
+  type FetchLike,
+  SdkRequest,
+  sleep,
+  untilAborted,
+} from "./attempt.js";
 import { createTokenSource, type IssuedToken, readTokenResponse, type TokenSource } from "./auth.js";
 import { CdasApiError, CdasError, isCdasError, parseErrorText, parseRetryAfter } from "./errors.js";
 import { backoffDelay, isTemporaryBody, RETRYABLE_STATUSES, type RetryPolicy, statusDelay } from "./retry.js";
@@ -36,12 +44,42 @@ export function createTransport(config: TransportConfig): Transport {
   const tokenUrl = `${config.baseUrl}/v1/token`;
   const institutionsPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, "")}/v1/institutions`;
 
-  async function send(request: Request, init?: RequestInit): Promise<Response> {
-    const signal = request.signal;
+  /** Builds and caches the authorization value of the current token. */
+  let bearer = { token: "", header: "" };
+  const authorization = (token: string) => {
+    if (bearer.token !== token) bearer = { token, header: `Bearer ${token}` };
+    return bearer.header;
+  };
+
+  function send(request: Request, init?: RequestInit): Promise<Response> {
     const method = request.method;
     const isRead = method === "GET" || method === "HEAD";
     if (isRead && request.url.includes("/v1/institutions"))
       request = withClientId(request, institutionsPath, config.clientId);
+    const token = isRead ? tokens.current() : undefined;
+    if (token === undefined) return sendWithRecovery(request, init);
+    // Fast path: a read (never a body) with a fresh token, one attempt whose promise is the result;
+    // an answer that is not 2xx, or a failure, continues in the renewal and retry loop.
+    request.headers.set("authorization", authorization(token));
+    const then: AttemptThen = {
+      answer: (response) =>
+        response.ok
+          ? response
+          : sendWithRecovery(request, init, { token, answer: Promise.resolve(response) }),
+      failure: (error) => sendWithRecovery(request, init, { token, answer: Promise.reject(error) }),
+    };
+    return attempt(request, init, then);
+  }
+
+  /** Sends with 401 renewal and retries; `first` is the outcome of an attempt already made. */
+  async function sendWithRecovery(
+    request: Request,
+    init: RequestInit | undefined,
+    first?: { token: string; answer: Promise<Response> },
+  ): Promise<Response> {
+    const signal = request.signal;
+    const method = request.method;
+    const isRead = method === "GET" || method === "HEAD";
     // A body can be sent once: keep its bytes so that the 401 retry can resend it.
     let bytes: ArrayBuffer | undefined;
     if (request.body !== null) {
@@ -53,12 +91,20 @@ export function createTransport(config: TransportConfig): Transport {
     const retryable = isRead || isTokenCall;
     let renewed = isTokenCall;
     for (let retries = 0; ; ) {
-      const token = isTokenCall ? "" : (tokens.current() ?? (await untilAborted(tokens.get(), signal)));
-      const current = bytes === undefined ? request : rebuild(request, bytes);
-      if (!isTokenCall) current.headers.set("authorization", `Bearer ${token}`);
+      let token: string;
+      let answer: Promise<Response>;
+      if (first) {
+        ({ token, answer } = first);
+        first = undefined;
+      } else {
+        token = isTokenCall ? "" : (tokens.current() ?? (await untilAborted(tokens.get(), signal)));
+        const current = bytes === undefined ? request : rebuild(request, bytes);
+        if (!isTokenCall) current.headers.set("authorization", authorization(token));
+        answer = attempt(current, init);
+      }
       let response: Response;
       try {
-        response = await attempt(current, init);
+        response = await answer;
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         const failure = transportFailure(error, method, request.url, redact);
@@ -95,7 +141,7 @@ async function issueToken(config: TransportConfig, attempt: Attempt): Promise<Is
   const { retry, redact } = config;
   const url = `${config.baseUrl}/v1/token`;
   for (let retries = 0; ; ) {
-    const request = new Request(url, {
+    const request = new SdkRequest(url, {
       method: "POST",
       headers: {
         accept: JSON_MEDIA_TYPE,
