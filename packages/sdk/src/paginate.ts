@@ -120,12 +120,16 @@ async function* walk(
   const seenCursors = new Set<string>();
   const pageUrl = `${context.baseUrl}${path}`;
   const signal = init.signal ?? undefined;
+  // Built once per walk: the headers of every followed link, and where links may point.
+  let linkHeaders: Headers | undefined;
+  const base = new URL(context.baseUrl);
+  const scope = { origin: base.origin, pathname: `${base.pathname.replace(/\/+$/, "")}${path}` };
   let link: URL | undefined;
   for (let index = 0; index < maxPages; index++) {
     const { data, response } =
       link === undefined
         ? await fetchFirstPage(context, path, withPageSize(init, spec, options.pageSize), signal)
-        : await followLink(context, link, init, signal);
+        : await followLink(context, link, (linkHeaders ??= headersOf(context, init)), signal);
     const url = response.url || pageUrl;
     if (index === 0 && response.url) remember(new URL(response.url), seenLinks, seenCursors);
     const items = listOf(data, spec, url);
@@ -135,7 +139,7 @@ async function* walk(
     if (remaining <= 0 || spec.style === "none" || items.length === 0) return;
     const next = nextLink(data, url);
     if (next === undefined) return;
-    link = resolveLink(next, url, context.baseUrl, path);
+    link = resolveLink(next, url, scope, path);
     remember(link, seenLinks, seenCursors);
   }
 }
@@ -165,12 +169,10 @@ async function fetchFirstPage(
 async function followLink(
   context: PaginatorContext,
   link: URL,
-  init: RequestInitLike,
+  headers: Headers,
   signal: AbortSignal | undefined,
 ): Promise<{ data: unknown; response: Response }> {
-  const headers = new Headers(context.headers);
-  applyHeaders(headers, init.headers);
-  applyHeaders(headers, init.params?.header);
+  // (The Request copies `headers`: the SDK's later changes to it stay on this request.)
   const response = await context.send(new SdkRequest(link, { method: "GET", headers, signal }));
   let text: string;
   try {
@@ -184,6 +186,14 @@ async function followLink(
   } catch (error) {
     throw unreadable(error, link.pathname, signal);
   }
+}
+
+/** The SDK's headers, then the caller's (as openapi-fetch merges them). */
+function headersOf(context: PaginatorContext, init: RequestInitLike): Headers {
+  const headers = new Headers(context.headers);
+  applyHeaders(headers, init.headers);
+  applyHeaders(headers, init.params?.header);
+  return headers;
 }
 
 /** openapi-fetch's header forms: Headers, pairs, or an object whose null removes and array repeats. */
@@ -234,16 +244,19 @@ function nextLink(data: unknown, url: string): string | undefined {
 }
 
 /** Resolves a next link (absolute or relative) and refuses links that leave the API or the list. */
-function resolveLink(next: string, pageUrl: string, baseUrl: string, path: string): URL {
+function resolveLink(
+  next: string,
+  pageUrl: string,
+  scope: { origin: string; pathname: string },
+  path: string,
+): URL {
   let target: URL;
   try {
     target = new URL(next, pageUrl);
   } catch {
     throw new CdasError("invalid_response", `links.next of ${path} is not a valid address`);
   }
-  const base = new URL(baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, "");
-  if (target.origin !== base.origin || target.pathname !== `${basePath}${path}`) {
+  if (target.origin !== scope.origin || target.pathname !== scope.pathname) {
     // Following it would send the bearer token elsewhere or read another resource.
     throw new CdasError(
       "invalid_response",
