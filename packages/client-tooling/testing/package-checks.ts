@@ -14,14 +14,41 @@ import { readClientConfig } from "../lib/bundle.mjs";
 /** Budget for dist/index.js plus openapi-fetch, minified and gzipped; a regression guard, not a timing. */
 const RUNTIME_GZIP_BUDGET_BYTES = 8 * 1024;
 
-export function describePackageChecks(packageDir: string): void {
-  const { version } = readClientConfig(packageDir);
+/** Bytes of dist/index.js bundled for a browser (a Node built-in fails the build), minified and gzipped. */
+export async function browserBundleGzipBytes(packageDir: string, external: string[] = []): Promise<number> {
+  const bundled = await build({
+    entryPoints: [join(packageDir, "dist/index.js")],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+    external,
+  });
+  return gzipSync(bundled.outputFiles[0]!.contents, { level: 9 }).length;
+}
+
+/** What the "ESM and CommonJS builds load" check runs and expects of one package. */
+export interface LoadCheck {
+  /** Module source run in the package directory; it imports both builds and prints one JSON line. */
+  script: string;
+  /** Assertions on the parsed JSON line. */
+  expectOutput: (output: Record<string, unknown>) => void;
+}
+
+/**
+ * The checks every published package shares: publint (suggestions included) and
+ * @arethetypeswrong/core on the packed tarball, and both module formats loading in Node.
+ * `extra` adds package-specific tests to the same describe block.
+ */
+export function describePublishedPackage(packageDir: string, load: LoadCheck, extra?: () => void): void {
   describe("published package", () => {
     let packDir: string;
     let tarball: Uint8Array;
 
     beforeAll(() => {
-      packDir = mkdtempSync(join(tmpdir(), "cdas-client-pack-"));
+      packDir = mkdtempSync(join(tmpdir(), "cdas-pack-"));
       execFileSync("pnpm", ["pack", "--pack-destination", packDir], { cwd: packageDir, stdio: "ignore" });
       const file = readdirSync(packDir).find((name) => name.endsWith(".tgz"));
       if (!file) throw new Error(`pnpm pack wrote no tarball in ${packDir}`);
@@ -48,34 +75,35 @@ export function describePackageChecks(packageDir: string): void {
     });
 
     it("the ESM and CommonJS builds load in Node and expose the same API", () => {
-      const script = `
-        const esm = await import("./dist/index.js");
-        const cjs = (await import("node:module")).createRequire(import.meta.url)("./dist/index.cjs");
-        const describe = (m) => ({ exports: Object.keys(m).sort(), apiVersion: m.apiVersion, createClient: typeof m.createClient,
-          pagination: m.pagination, get: typeof m.createClient({ baseUrl: "https://127.0.0.1" }).GET });
-        console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs) }));`;
-      const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      const output = execFileSync(process.execPath, ["--input-type=module", "-e", load.script], {
         cwd: packageDir,
         encoding: "utf8",
       });
-      const { esm, cjs } = JSON.parse(output);
-      expect(esm.exports).toEqual(["apiVersion", "createClient", "pagination"]);
-      expect(esm).toMatchObject({ apiVersion: version, createClient: "function", get: "function" });
-      expect(Object.keys(esm.pagination).length).toBeGreaterThan(0);
-      expect(cjs).toEqual(esm);
+      load.expectOutput(JSON.parse(output));
     });
 
+    extra?.();
+  });
+}
+
+export function describePackageChecks(packageDir: string): void {
+  const { version } = readClientConfig(packageDir);
+  const script = `
+    const esm = await import("./dist/index.js");
+    const cjs = (await import("node:module")).createRequire(import.meta.url)("./dist/index.cjs");
+    const describe = (m) => ({ exports: Object.keys(m).sort(), apiVersion: m.apiVersion, createClient: typeof m.createClient,
+      pagination: m.pagination, get: typeof m.createClient({ baseUrl: "https://127.0.0.1" }).GET });
+    console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs) }));`;
+  const expectOutput = ({ esm, cjs }: Record<string, unknown>) => {
+    const loaded = esm as { exports: string[]; pagination: object };
+    expect(loaded.exports).toEqual(["apiVersion", "createClient", "pagination"]);
+    expect(esm).toMatchObject({ apiVersion: version, createClient: "function", get: "function" });
+    expect(Object.keys(loaded.pagination).length).toBeGreaterThan(0);
+    expect(cjs).toEqual(esm);
+  };
+  describePublishedPackage(packageDir, { script, expectOutput }, () => {
     it("bundles for a browser (no Node built-in) within the size budget", async () => {
-      const bundled = await build({
-        entryPoints: [join(packageDir, "dist/index.js")],
-        bundle: true,
-        minify: true,
-        format: "esm",
-        platform: "browser",
-        write: false,
-        logLevel: "silent",
-      });
-      const gzipBytes = gzipSync(bundled.outputFiles[0]!.contents, { level: 9 }).length;
+      const gzipBytes = await browserBundleGzipBytes(packageDir);
       console.info(`${packageDir}: dist/index.js + openapi-fetch, minified and gzipped: ${gzipBytes} bytes`);
       expect(gzipBytes).toBeLessThan(RUNTIME_GZIP_BUDGET_BYTES);
     });

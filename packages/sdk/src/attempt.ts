@@ -216,12 +216,7 @@ export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt 
             blob: response.blob,
           };
           response[IN_FLIGHT] = entry;
-          // (Plain stores: faster than Object.assign on this path.)
-          const readers = response as unknown as Readers;
-          readers.text = guardedReaders.text;
-          readers.json = guardedReaders.json;
-          readers.arrayBuffer = guardedReaders.arrayBuffer;
-          readers.blob = guardedReaders.blob;
+          Object.assign(response, guardedReaders);
         }
         // From here on the deadline can only interrupt a body read.
         settled = true;
