@@ -54,6 +54,9 @@ class InFlight {
   interrupt: (reason: unknown) => void = noop;
   /** The response's own body readers, replaced on the response by guarded ones. */
   readers: Readers | undefined = undefined;
+  /** Neighbours in the list of attempts in flight (oldest first). */
+  previous: InFlight | undefined = undefined;
+  next: InFlight | undefined = undefined;
 
   constructor(
     readonly deadlines: Deadlines,
@@ -69,9 +72,13 @@ class InFlight {
   }
 }
 
-/** The attempts in flight of one SDK, checked by one shared timer (to within a quarter of the timeout). */
+/**
+ * The attempts in flight of one SDK, checked by one shared timer (to within a quarter of the timeout).
+ * They form a list in start order, which is deadline order: a tick looks only at those due.
+ */
 class Deadlines {
-  readonly inFlight = new Set<InFlight>();
+  first: InFlight | undefined = undefined;
+  last: InFlight | undefined = undefined;
   readonly tickMs: number;
   ticker: ReturnType<typeof setInterval> | undefined = undefined;
   spare: AbortController | undefined = undefined;
@@ -81,17 +88,19 @@ class Deadlines {
     this.tickMs = Math.min(1_000, Math.max(2, timeoutMs / 4));
   }
 
-  start(request: Request): InFlight {
-    const signal = request.signal;
+  /** `callerSignal`: the request's signal, unless nothing but the SDK can abort it. */
+  start(request: Request, callerSignal: AbortSignal | undefined): InFlight {
     let controller = this.spare;
     this.spare = undefined;
     if (controller === undefined) {
       controller = new AbortController();
       this.spareUses = 0;
     }
-    const callerSignal = (request as MarkedRequest)[UNSIGNALLED] ? undefined : signal;
     const entry = new InFlight(this, request, controller, performance.now() + this.timeoutMs, callerSignal);
-    this.inFlight.add(entry);
+    entry.previous = this.last;
+    if (this.last) this.last.next = entry;
+    else this.first = entry;
+    this.last = entry;
     if (this.ticker === undefined) {
       this.ticker = setInterval(() => this.tick(), this.tickMs);
       (this.ticker as { unref?: () => void }).unref?.();
@@ -103,9 +112,15 @@ class Deadlines {
   finish(entry: InFlight): void {
     if (entry.settled) return;
     entry.settled = true;
-    this.inFlight.delete(entry);
+    const { previous, next } = entry;
+    if (previous) previous.next = next;
+    else this.first = next;
+    if (next) next.previous = previous;
+    else this.last = previous;
+    entry.previous = entry.next = undefined;
     entry.callerSignal?.removeEventListener("abort", entry);
-    if (!entry.controller.signal.aborted && this.spareUses < CONTROLLER_REUSE) {
+    // Only abort() aborts a controller, and it marks the entry first.
+    if (entry.abortedWith === undefined && this.spareUses < CONTROLLER_REUSE) {
       this.spare = entry.controller;
       this.spareUses++;
     }
@@ -120,18 +135,16 @@ class Deadlines {
   }
 
   tick(): void {
-    if (this.inFlight.size === 0) {
+    if (this.first === undefined) {
       clearInterval(this.ticker);
       this.ticker = undefined;
       return;
     }
     const now = performance.now();
-    for (const entry of this.inFlight) {
-      if (now >= entry.deadline) {
-        const { method, url } = entry.request;
-        const path = new URL(url).pathname;
-        this.abort(entry, new CdasError("timeout", `${method} ${path} timed out after ${this.timeoutMs} ms`));
-      }
+    for (let entry = this.first; entry !== undefined && now >= entry.deadline; entry = this.first) {
+      const { method, url } = entry.request;
+      const message = `${method} ${new URL(url).pathname} timed out after ${this.timeoutMs} ms`;
+      this.abort(entry, new CdasError("timeout", message));
     }
   }
 }
@@ -158,20 +171,12 @@ function guardedRead(response: GuardedResponse, reader: BodyReader): Promise<unk
   });
 }
 
-const guardedReaders: Readers = {
-  text(this: GuardedResponse) {
-    return guardedRead(this, "text");
-  },
-  json(this: GuardedResponse) {
-    return guardedRead(this, "json");
-  },
-  arrayBuffer(this: GuardedResponse) {
-    return guardedRead(this, "arrayBuffer");
-  },
-  blob(this: GuardedResponse) {
-    return guardedRead(this, "blob");
-  },
-};
+const guardedReaders = {} as Readers;
+for (const reader of ["text", "json", "arrayBuffer", "blob"] as const) {
+  guardedReaders[reader] = function (this: GuardedResponse) {
+    return guardedRead(this, reader);
+  };
+}
 
 /**
  * `attempt(request, init, then?)`: `then` turns the answer or the failure (network, deadline, caller's
@@ -180,21 +185,21 @@ const guardedReaders: Readers = {
 export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt {
   const deadlines = new Deadlines(timeoutMs);
   return (request, init, then) => {
-    if (request.signal.aborted) return Promise.reject(request.signal.reason);
-    const entry = deadlines.start(request);
+    const callerSignal = (request as MarkedRequest)[UNSIGNALLED] ? undefined : request.signal;
+    if (callerSignal?.aborted) return Promise.reject(callerSignal.reason);
+    const entry = deadlines.start(request, callerSignal);
     const signal = entry.controller.signal;
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
       const fail = (error: unknown) => {
         if (settled) return;
         settled = true;
-        if (then) resolve(then.failure(error));
-        else reject(error);
+        then ? resolve(then.failure(error)) : reject(error);
       };
       // Set before the fetch is called: a custom fetch may abort the caller's signal synchronously.
       entry.interrupt = fail;
       const answered = (response: GuardedResponse) => {
-        if (entry.abortedWith) return fail(entry.abortedWith.reason);
+        if (entry.abortedWith) return; // abort() has failed the attempt already
         if (typeof response !== "object" || response === null || typeof response.status !== "number") {
           deadlines.finish(entry);
           return fail(
@@ -225,7 +230,7 @@ export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt 
       };
       const failed = (error: unknown) => {
         deadlines.finish(entry);
-        fail(entry.abortedWith ? entry.abortedWith.reason : error);
+        fail(error); // (a no-op after abort(), which failed it with its reason)
       };
       try {
         Promise.resolve(fetchImpl(request, init ? { ...init, signal } : { signal })).then(answered, failed);

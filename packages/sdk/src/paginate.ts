@@ -121,7 +121,7 @@ async function* walk(
   const pageUrl = `${context.baseUrl}${path}`;
   const signal = init.signal ?? undefined;
   // Built once per walk: the headers of every followed link, and where links may point.
-  let linkHeaders: Headers | undefined;
+  const linkHeaders = headersOf(context, init);
   const base = new URL(context.baseUrl);
   const scope = { origin: base.origin, pathname: `${base.pathname.replace(/\/+$/, "")}${path}` };
   let link: URL | undefined;
@@ -129,7 +129,7 @@ async function* walk(
     const { data, response } =
       link === undefined
         ? await fetchFirstPage(context, path, withPageSize(init, spec, options.pageSize), signal)
-        : await followLink(context, link, (linkHeaders ??= headersOf(context, init)), signal);
+        : await followLink(context, link, linkHeaders, signal);
     const url = response.url || pageUrl;
     if (index === 0 && response.url) remember(new URL(response.url), seenLinks, seenCursors);
     const items = listOf(data, spec, url);

@@ -44,13 +44,6 @@ export function createTransport(config: TransportConfig): Transport {
   const tokenUrl = `${config.baseUrl}/v1/token`;
   const institutionsPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, "")}/v1/institutions`;
 
-  /** Builds and caches the authorization value of the current token. */
-  let bearer = { token: "", header: "" };
-  const authorization = (token: string) => {
-    if (bearer.token !== token) bearer = { token, header: `Bearer ${token}` };
-    return bearer.header;
-  };
-
   function send(request: Request, init?: RequestInit): Promise<Response> {
     const method = request.method;
     const isRead = method === "GET" || method === "HEAD";
@@ -60,12 +53,10 @@ export function createTransport(config: TransportConfig): Transport {
     if (token === undefined) return sendWithRecovery(request, init);
     // Fast path: a read (never a body) with a fresh token, one attempt whose promise is the result;
     // an answer that is not 2xx, or a failure, continues in the renewal and retry loop.
-    request.headers.set("authorization", authorization(token));
+    request.headers.set("authorization", `Bearer ${token}`);
     const then: AttemptThen = {
       answer: (response) =>
-        response.ok
-          ? response
-          : sendWithRecovery(request, init, { token, answer: Promise.resolve(response) }),
+        response.ok ? response : sendWithRecovery(request, init, { token, answer: response }),
       failure: (error) => sendWithRecovery(request, init, { token, answer: Promise.reject(error) }),
     };
     return attempt(request, init, then);
@@ -75,7 +66,7 @@ export function createTransport(config: TransportConfig): Transport {
   async function sendWithRecovery(
     request: Request,
     init: RequestInit | undefined,
-    first?: { token: string; answer: Promise<Response> },
+    first?: { token: string; answer: Response | Promise<Response> },
   ): Promise<Response> {
     const signal = request.signal;
     const method = request.method;
@@ -92,14 +83,14 @@ export function createTransport(config: TransportConfig): Transport {
     let renewed = isTokenCall;
     for (let retries = 0; ; ) {
       let token: string;
-      let answer: Promise<Response>;
+      let answer: Response | Promise<Response>;
       if (first) {
         ({ token, answer } = first);
         first = undefined;
       } else {
         token = isTokenCall ? "" : (tokens.current() ?? (await untilAborted(tokens.get(), signal)));
         const current = bytes === undefined ? request : rebuild(request, bytes);
-        if (!isTokenCall) current.headers.set("authorization", authorization(token));
+        if (!isTokenCall) current.headers.set("authorization", `Bearer ${token}`);
         answer = attempt(current, init);
       }
       let response: Response;
