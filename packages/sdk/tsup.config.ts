@@ -1,12 +1,2 @@
-import { defineConfig } from "tsup";
-
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "es2022",
-  // "neutral" resolves no Node built-in, so importing one fails the build.
-  platform: "neutral",
-});
+// The same build as the client packages: ESM and CommonJS with declarations, no Node built-in.
+export { default } from "@cdas/client-tooling/tsup-config";

@@ -1,4 +1,4 @@
-// Build of each client package: ESM and CommonJS with declarations for both, no Node built-in allowed.
+// Build of each published TypeScript package (clients, SDK): ESM and CommonJS with declarations for both, no Node built-in allowed.
 import { defineConfig } from "tsup";
 
 export default defineConfig({

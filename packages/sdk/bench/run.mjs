@@ -139,31 +139,30 @@ const server = createServer((request, response) => {
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-async function walkWithSdk() {
-  const walker = createSdk({
+/** An SDK for the loopback server (plain HTTP on loopback needs the opt-in). */
+const loopbackSdk = () =>
+  createSdk({
     version: "v2",
     baseUrl: origin,
     clientId: "id",
     clientSecret: "secret",
     allowInsecureLoopback: true,
   });
+
+async function walkWithSdk() {
   let count = 0;
-  for await (const transaction of walker.paginate("/v1/transactions", query, { pageSize: PAGE_SIZE })) {
+  for await (const transaction of loopbackSdk().paginate("/v1/transactions", query, {
+    pageSize: PAGE_SIZE,
+  })) {
     if (transaction.id) count++;
   }
   return count;
 }
 
 async function walkPagesWithSdk() {
-  const walker = createSdk({
-    version: "v2",
-    baseUrl: origin,
-    clientId: "id",
-    clientSecret: "secret",
-    allowInsecureLoopback: true,
-  });
   let count = 0;
-  for await (const page of walker.paginate("/v1/transactions", query, { pageSize: PAGE_SIZE }).pages()) {
+  const pages = loopbackSdk().paginate("/v1/transactions", query, { pageSize: PAGE_SIZE }).pages();
+  for await (const page of pages) {
     for (const transaction of page.items) if (transaction.id) count++;
   }
   return count;
