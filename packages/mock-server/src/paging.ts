@@ -23,15 +23,21 @@ export function linkTo(
   query: Record<string, unknown>,
   changes: Record<string, string | undefined>,
 ): string {
-  const params = new URLSearchParams();
+  const pairs: [string, string][] = [];
   for (const [key, value] of Object.entries(query)) {
     if (key in changes || value === undefined) continue;
-    params.append(key, String(value));
+    pairs.push([key, String(value)]);
   }
-  for (const [key, value] of Object.entries(changes)) if (value !== undefined) params.append(key, value);
-  const search = params.toString();
-  return search ? `${path}?${search}` : path;
+  for (const [key, value] of Object.entries(changes)) if (value !== undefined) pairs.push([key, value]);
+  if (pairs.length === 0) return path;
+  // Fast path: names and values URLSearchParams would leave as they are are joined directly.
+  if (pairs.every(([key, value]) => UNESCAPED_FORM_TEXT.test(key) && UNESCAPED_FORM_TEXT.test(value)))
+    return `${path}?${pairs.map(([key, value]) => `${key}=${value}`).join("&")}`;
+  return `${path}?${new URLSearchParams(pairs).toString()}`;
 }
+
+/** Text that form encoding (URLSearchParams) leaves unchanged. */
+const UNESCAPED_FORM_TEXT = /^[A-Za-z0-9*._-]*$/;
 
 export interface Page<T> {
   items: T[];

@@ -462,7 +462,7 @@ async function runOperation(
       throw new ApiError(401, `token lacks the scope ${missingScope}`, "unauthorized");
   }
 
-  const rawQuery = { ...(request.query as Record<string, unknown>) };
+  const rawQuery = request.query as Record<string, unknown>;
   for (const [name, value] of Object.entries(rawQuery)) {
     if (Array.isArray(value))
       throw new ApiError(400, `parameter ${name} is repeated; give it once`, "bad_request");
@@ -536,7 +536,8 @@ function sendResult(reply: FastifyReply, op: OperationInfo, request: FastifyRequ
   const { items: records, serialize } = result;
   const paging = op.pagination;
   const key = paging?.items ?? result.key ?? "";
-  const path = request.url.split("?")[0]!;
+  const queryStart = request.url.indexOf("?");
+  const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
   const rawQuery = request.query as Record<string, unknown>;
   let page: unknown[] = records;
   let links: Record<string, string> | undefined;
