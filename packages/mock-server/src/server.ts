@@ -355,7 +355,7 @@ function registerRoutes(
               "bad_request",
             );
           }
-          const result = await runOperation(op, request, state);
+          const result = runOperation(op, request, state);
           return sendResult(reply, op, request, result);
         } catch (error) {
           return sendError(
@@ -438,11 +438,8 @@ function chooseVersion(
   };
 }
 
-async function runOperation(
-  op: OperationInfo,
-  request: FastifyRequest,
-  state: SandboxState,
-): Promise<HandlerResult> {
+/** Checks credentials and parameters, then runs the operation's handler (synchronously: no await per request). */
+function runOperation(op: OperationInfo, request: FastifyRequest, state: SandboxState): HandlerResult {
   // Credentials first: without a valid token nothing else is revealed.
   let scopes: ReadonlySet<string> = new Set();
   if (op.security) {
