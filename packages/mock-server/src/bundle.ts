@@ -58,6 +58,8 @@ export interface OperationInfo {
   hasPathParameters: boolean;
   /** Header parameters other than the version header (chosen before validation). */
   hasHeaderParameters: boolean;
+  /** Whether the operation declares `X-Platform-Version` required (a request without it is refused). */
+  versionHeaderRequired: boolean;
   /** Top-level members the request body schema names; others are refused (catches misspelt fields). */
   bodyProperties: Set<string> | null;
   /** Default values of parameters, by name. */
@@ -282,6 +284,9 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
         hasPathParameters: parameters.some((p) => p.in === "path"),
         hasHeaderParameters: parameters.some(
           (p) => p.in === "header" && p.name.toLowerCase() !== "x-platform-version",
+        ),
+        versionHeaderRequired: parameters.some(
+          (p) => p.in === "header" && p.required && p.name.toLowerCase() === "x-platform-version",
         ),
         bodyProperties,
         defaults,

@@ -1,19 +1,11 @@
 /**
- * The sandbox server: Fastify behind a small TCP front that sends TLS connections to the HTTPS
- * server and answers anything else (plain HTTP) with a clear 400 and a close. Every route runs the
- * same pipeline: version choice, credentials, parameter and body validation against the bundle of
+ * The sandbox server on Node's own HTTP stack (see transport.ts): a request's path is matched
+ * against the bundles' paths, then every request runs the same pipeline: version choice, credentials, parameter and body validation against the bundle of
  * the requested version, the operation's handler, then paging by its `x-cdas-pagination`.
  */
-import type { RequestListener } from "node:http";
-import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import type { IncomingHttpHeaders, RequestListener } from "node:http";
 import { inspect } from "node:util";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from "fastify";
+import { parse as parseQuery } from "fast-querystring";
 import {
   describeValidationError,
   indexBundle,
@@ -30,6 +22,7 @@ import { cursorPage, offsetPage } from "./paging.js";
 import { hashString, Prng } from "./prng.js";
 import { makeCertificates } from "./tls.js";
 import { type Client, TokenStore } from "./tokens.js";
+import { hasBody, listen, readBody, writeResponse } from "./transport.js";
 
 export const SUPPORTED_VERSIONS = ["v1", "v2", "v3"] as const;
 export type ApiVersion = (typeof SUPPORTED_VERSIONS)[number];
@@ -99,7 +92,6 @@ export interface MockServer extends ClientCredentials {
 }
 
 const WRITE_SCOPE = "api:user.write";
-const FIRST_BYTE_TIMEOUT_MS = 30_000;
 
 // Indexed bundles of @cdas/spec and generated data sets are immutable: servers of one process share them.
 const specBundles = new Map<string, VersionBundle>();
@@ -182,92 +174,20 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
 
   const material = useTls ? await makeCertificates(host) : null;
-  let httpsServer: HttpsServer | undefined;
-  const fastifyOptions = {
-    logger: false,
-    exposeHeadRoutes: false,
-    forceCloseConnections: true,
-    bodyLimit: 1024 * 1024,
-    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: false, caseSensitive: true },
-    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) =>
-      sendError(reply, undefined, new ApiError(400, `bad request: ${error.message}`, "bad_request")),
-    ...(material
-      ? {
-          serverFactory: (handler: RequestListener) => {
-            httpsServer = createHttpsServer({ key: material.key, cert: material.cert }, handler);
-            return httpsServer;
-          },
-        }
-      : {}),
-  };
-  const app = Fastify(fastifyOptions as FastifyServerOptions) as unknown as FastifyInstance;
+  const pipeline: Pipeline = { routes: new Routes(bundles), bundles, defaultVersion, state };
+  const transport = await listen({
+    tls: material,
+    port: options.port ?? 0,
+    host,
+    listener: requestListener(pipeline, options.onResponse),
+    errorBody: (message) => JSON.stringify(errorBody(SHORT_JSON, message, "bad_request", 400)),
+  });
 
-  const onResponse = options.onResponse;
-  if (onResponse) {
-    app.addHook("onResponse", async (request, reply) => {
-      const header = request.headers[VERSION_HEADER];
-      onResponse({
-        method: request.method,
-        path: request.url.split("?")[0]!,
-        status: reply.statusCode,
-        version: typeof header === "string" ? header : undefined,
-        milliseconds: reply.elapsedTime,
-      });
-    });
-  }
-  registerRoutes(app, bundles, defaultVersion, state);
-
-  const port = options.port ?? 0;
-  let front: NetServer | undefined;
-  const sockets = new Set<Socket>();
-  if (material && httpsServer) {
-    await app.ready();
-    const target = httpsServer;
-    front = createNetServer({ pauseOnConnect: true }, (socket) => {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => socket.destroy());
-      // A connection that never says anything is dropped rather than held open.
-      socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
-      socket.once("data", (chunk: Buffer) => {
-        socket.pause();
-        socket.setTimeout(0);
-        if (chunk[0] === 0x16) {
-          socket.unshift(chunk);
-          target.emit("connection", socket);
-          return;
-        }
-        const body = JSON.stringify({
-          id: "plain-http",
-          message:
-            "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.",
-          name: "bad_request",
-        });
-        socket.end(
-          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-        );
-      });
-      socket.resume();
-    });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        front!.once("error", reject);
-        front!.listen(port, host, () => resolve());
-      });
-    } catch (error) {
-      await app.close();
-      throw error;
-    }
-  } else {
-    await app.listen({ port, host });
-  }
-
-  const address = (front ?? app.server).address();
-  const boundPort = typeof address === "object" && address ? address.port : port;
+  const address = transport.listening.address();
+  const boundPort = typeof address === "object" && address ? address.port : (options.port ?? 0);
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   const url = `${material ? "https" : "http"}://${urlHost}:${boundPort}`;
 
-  let closed: Promise<void> | undefined;
   const handle = redactedCredentials(clientId, clientSecret) as MockServer;
   Object.assign(handle, {
     url,
@@ -282,128 +202,173 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     value: () => `MockServer { url: '${url}', clientId: '${clientId}', clientSecret: '[redacted]' }`,
     enumerable: false,
   });
-  Object.defineProperty(handle, "close", {
-    enumerable: false,
-    value: () => {
-      closed ??= (async () => {
-        if (front) {
-          const stopped = new Promise<void>((resolve) => front!.close(() => resolve()));
-          for (const socket of sockets) socket.destroy();
-          await stopped;
-          httpsServer?.closeAllConnections?.();
-        }
-        await app.close();
-      })();
-      return closed;
-    },
-  });
+  Object.defineProperty(handle, "close", { enumerable: false, value: () => transport.close() });
   return handle;
 }
 
-/** Fastify path syntax for an OpenAPI path template. */
-function routePath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ":$1");
+interface Pipeline {
+  routes: Routes;
+  bundles: Map<string, VersionBundle>;
+  defaultVersion: ApiVersion;
+  state: SandboxState;
 }
 
-const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
+/** What one request carries once its path is matched and its query parsed. */
+interface RequestParts {
+  method: string;
+  /** The path as sent (still percent-encoded): paging links are built on it. */
+  path: string;
+  /** The operation path template it matched, e.g. `/v1/banking/products/{product_id}`. */
+  template: string;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+  /** Text of the body; undefined without one, null when it was over the size limit. */
+  body: string | undefined | null;
+}
 
-function registerRoutes(
-  app: FastifyInstance,
-  bundles: Map<string, VersionBundle>,
-  defaultVersion: ApiVersion,
-  state: SandboxState,
-): void {
-  // Bodies arrive as text whatever their declared type; each operation parses and validates them.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+interface Reply {
+  status: number;
+  mediaType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
 
-  const paths = new Set<string>();
-  for (const bundle of bundles.values()) for (const op of bundle.operations.values()) paths.add(op.path);
+const MAX_PATH_PARAMETER_LENGTH = 500;
+// Absolute-form request targets (`GET https://host/path`) are answered like their path.
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
-  for (const path of paths) {
-    app.route({
-      method: ALL_METHODS,
-      url: routePath(path),
-      handler: async (request, reply) => {
-        let op: OperationInfo | undefined;
-        try {
-          const version = chooseVersion(request, bundles, defaultVersion);
-          const bundle = bundles.get(version.version)!;
-          op = bundle.operations.get(`${request.method} ${path}`);
-          if (!op) {
-            const allowed = [...bundle.operations.values()]
-              .filter((o) => o.path === path)
-              .map((o) => o.method);
-            throw new ApiError(
-              405,
-              `method ${request.method} is not allowed on ${path}; use ${allowed.join(", ")}`,
-              "method_not_allowed",
-              { allow: allowed.join(", ") },
-              true,
-            );
-          }
-          if (version.error) throw version.error;
-          if (
-            version.defaulted &&
-            op.parameters.some(
-              (p) => p.in === "header" && p.required && p.name.toLowerCase() === VERSION_HEADER,
-            )
-          ) {
-            throw new ApiError(
-              400,
-              `header X-Platform-Version is required on ${request.method} ${path} in ${op.version}`,
-              "bad_request",
-            );
-          }
-          const result = runOperation(op, request, state);
-          return sendResult(reply, op, request, result);
-        } catch (error) {
-          return sendError(
-            reply,
-            op ?? operationForErrors(bundles, defaultVersion, request.method, path),
-            error,
-          );
-        }
-      },
-    });
+/** The fixed paths of every bundle, and the one-parameter templates (`/v1/banking/products/{product_id}`). */
+class Routes {
+  private readonly fixed = new Map<string, string>();
+  private readonly templated: { prefix: string; template: string; parameter: string }[] = [];
+
+  constructor(bundles: Map<string, VersionBundle>) {
+    for (const bundle of bundles.values()) {
+      for (const { path } of bundle.operations.values()) {
+        const parameter = /^(.*\/)\{([^}/]+)\}$/.exec(path);
+        if (!parameter) this.fixed.set(path, path);
+        else if (!this.templated.some((route) => route.template === path))
+          this.templated.push({ prefix: parameter[1]!, template: path, parameter: parameter[2]! });
+        else continue;
+        if (path.indexOf("{") !== path.lastIndexOf("{"))
+          throw new Error(`path ${path} has more than one parameter; the sandbox routes one at most`);
+      }
+    }
   }
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      reply,
-      undefined,
-      new ApiError(
-        404,
-        `no operation at ${request.method} ${request.url.split("?")[0]}`,
-        "not_found",
-        {},
+  /** The template a path matches and its parameters; throws a 400 for broken percent-encoding. */
+  match(path: string): { template: string; params: Record<string, string> } | undefined {
+    const fixed = this.fixed.get(path);
+    if (fixed !== undefined) return { template: fixed, params: {} };
+    const decoded = path.includes("%") ? decodePathText(path) : path;
+    const decodedFixed = this.fixed.get(decoded);
+    if (decodedFixed !== undefined) return { template: decodedFixed, params: {} };
+    for (const route of this.templated) {
+      if (!path.startsWith(route.prefix)) continue;
+      const value = path.slice(route.prefix.length);
+      if (value === "" || value.includes("/") || value.length > MAX_PATH_PARAMETER_LENGTH) continue;
+      return { template: route.template, params: { [route.parameter]: decodePathText(value) } };
+    }
+    return undefined;
+  }
+}
+
+function decodePathText(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ApiError(400, `bad request: '${text.slice(0, 200)}' is not a valid url component`, "bad_request", {}, true);
+  }
+}
+
+/** The request listener: route, read the body when there is one, run the pipeline, write the reply. */
+function requestListener(pipeline: Pipeline, onResponse: MockServerOptions["onResponse"]): RequestListener {
+  return (request, response) => {
+    const started = onResponse ? performance.now() : 0;
+    const method = request.method ?? "GET";
+    let url = request.url ?? "/";
+    if (url.charCodeAt(0) !== 47) url = url.replace(ABSOLUTE_FORM, "") || "/";
+    const queryStart = url.indexOf("?");
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const respond = (reply: Reply) => {
+      writeResponse(response, reply.status, reply.mediaType, reply.body, reply.headers);
+      if (onResponse) {
+        const header = request.headers[VERSION_HEADER];
+        onResponse({
+          method,
+          path,
+          status: reply.status,
+          version: typeof header === "string" ? header : undefined,
+          milliseconds: performance.now() - started,
+        });
+      }
+    };
+
+    let route: ReturnType<Routes["match"]>;
+    try {
+      route = pipeline.routes.match(path);
+    } catch (error) {
+      respond(errorReply(undefined, error));
+      return;
+    }
+    if (!route) {
+      respond(errorReply(undefined, new ApiError(404, `no operation at ${method} ${path}`, "not_found", {}, true)));
+      return;
+    }
+    const parts: RequestParts = {
+      method,
+      path,
+      template: route.template,
+      params: route.params,
+      query: parseQuery(queryStart === -1 ? "" : url.slice(queryStart + 1)) as Record<string, unknown>,
+      headers: request.headers,
+      body: undefined,
+    };
+    if (!hasBody(request)) {
+      respond(handleRequest(pipeline, parts));
+      return;
+    }
+    readBody(request).then((body) => {
+      parts.body = body;
+      respond(handleRequest(pipeline, parts));
+    });
+  };
+}
+
+/** Version choice, then the operation's checks and handler; every failure becomes its documented error. */
+function handleRequest(pipeline: Pipeline, request: RequestParts): Reply {
+  const { bundles, defaultVersion } = pipeline;
+  const { method, template } = request;
+  let op: OperationInfo | undefined;
+  try {
+    const version = chooseVersion(request.headers, bundles, defaultVersion);
+    const bundle = bundles.get(version.version)!;
+    op = bundle.operations.get(`${method} ${template}`);
+    if (!op) {
+      const allowed = [...bundle.operations.values()].filter((o) => o.path === template).map((o) => o.method);
+      throw new ApiError(
+        405,
+        `method ${method} is not allowed on ${template}; use ${allowed.join(", ")}`,
+        "method_not_allowed",
+        { allow: allowed.join(", ") },
         true,
-      ),
-    ),
-  );
-  app.setErrorHandler((error, request, reply) => {
-    const path = request.routeOptions?.url;
-    // Errors raised before the handler (body too large, unreadable body) in the requested version's shape.
-    const { version } = chooseVersion(request, bundles, defaultVersion);
-    const op = path
-      ? operationForErrors(bundles, version, request.method, path.replace(/:([^/]+)/g, "{$1}"))
-      : undefined;
-    const status =
-      typeof (error as { statusCode?: number }).statusCode === "number"
-        ? (error as { statusCode: number }).statusCode
-        : 500;
-    const message =
-      status === 413
-        ? "request body is too large"
-        : status < 500
-          ? (error as Error).message
-          : "internal error";
-    return sendError(
-      reply,
-      op,
-      new ApiError(status < 500 ? 400 : 500, message, status < 500 ? "bad_request" : "fault"),
-    );
-  });
+      );
+    }
+    if (version.error) throw version.error;
+    if (request.body === null)
+      throw new ApiError(400, "request body is too large", "bad_request", { connection: "close" });
+    if (version.defaulted && op.versionHeaderRequired) {
+      throw new ApiError(
+        400,
+        `header X-Platform-Version is required on ${method} ${template} in ${op.version}`,
+        "bad_request",
+      );
+    }
+    return resultReply(op, request, runOperation(op, request, pipeline.state));
+  } catch (error) {
+    return errorReply(op ?? operationForErrors(bundles, defaultVersion, method, template), error);
+  }
 }
 
 /** The operation whose documented errors shape an answer when the request named no valid one. */
@@ -421,11 +386,11 @@ function operationForErrors(
 }
 
 function chooseVersion(
-  request: FastifyRequest,
+  headers: IncomingHttpHeaders,
   bundles: Map<string, VersionBundle>,
   defaultVersion: string,
 ): { version: string; defaulted?: boolean; error?: ApiError } {
-  const header = request.headers[VERSION_HEADER];
+  const header = headers[VERSION_HEADER];
   if (header === undefined) return { version: defaultVersion, defaulted: true };
   if (typeof header === "string" && bundles.has(header)) return { version: header };
   return {
@@ -439,7 +404,7 @@ function chooseVersion(
 }
 
 /** Checks credentials and parameters, then runs the operation's handler (synchronously: no await per request). */
-function runOperation(op: OperationInfo, request: FastifyRequest, state: SandboxState): HandlerResult {
+function runOperation(op: OperationInfo, request: RequestParts, state: SandboxState): HandlerResult {
   // Credentials first: without a valid token nothing else is revealed.
   let scopes: ReadonlySet<string> = new Set();
   if (op.security) {
@@ -459,7 +424,7 @@ function runOperation(op: OperationInfo, request: FastifyRequest, state: Sandbox
       throw new ApiError(401, `token lacks the scope ${missingScope}`, "unauthorized");
   }
 
-  const rawQuery = request.query as Record<string, unknown>;
+  const rawQuery = request.query;
   for (const [name, value] of Object.entries(rawQuery)) {
     if (Array.isArray(value))
       throw new ApiError(400, `parameter ${name} is repeated; give it once`, "bad_request");
@@ -474,7 +439,7 @@ function runOperation(op: OperationInfo, request: FastifyRequest, state: Sandbox
   }
   const query: Record<string, unknown> = { ...rawQuery };
   if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
-  const params: Record<string, unknown> = { ...(request.params as Record<string, unknown>) };
+  const params: Record<string, unknown> = { ...request.params };
   if (op.hasPathParameters && !op.validatePath(params))
     throw validationError(op.validatePath.errors![0]!, "path");
   if (op.hasHeaderParameters && !op.validateHeaders({ ...request.headers })) {
@@ -485,7 +450,7 @@ function runOperation(op: OperationInfo, request: FastifyRequest, state: Sandbox
 
   let body: unknown;
   if (op.hasBody) {
-    const raw = typeof request.body === "string" ? request.body : undefined;
+    const raw = request.body ?? undefined;
     if (raw === undefined || raw.length === 0) {
       if (op.bodyRequired) throw new ApiError(400, "request body is required (JSON)", "bad_request");
     } else {
@@ -523,19 +488,13 @@ function validationError(
   return new ApiError(400, described.message, described.name);
 }
 
-function sendResult(reply: FastifyReply, op: OperationInfo, request: FastifyRequest, result: HandlerResult) {
-  if (result.kind === "body") {
-    return reply
-      .code(result.status ?? 200)
-      .type("application/json")
-      .send(JSON.stringify(result.body));
-  }
+function resultReply(op: OperationInfo, request: RequestParts, result: HandlerResult): Reply {
+  if (result.kind === "body")
+    return { status: result.status ?? 200, mediaType: "application/json", body: JSON.stringify(result.body) };
   const { items: records, serialize } = result;
   const paging = op.pagination;
   const key = paging?.items ?? result.key ?? "";
-  const queryStart = request.url.indexOf("?");
-  const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-  const rawQuery = request.query as Record<string, unknown>;
+  const { path, query: rawQuery } = request;
   let page: unknown[] = records;
   let links: Record<string, string> | undefined;
   if (paging?.style === "offset") {
@@ -563,7 +522,7 @@ function sendResult(reply: FastifyReply, op: OperationInfo, request: FastifyRequ
     if (links && op.successHasLinks) body += `,"links":${JSON.stringify(links)}`;
     body += "}";
   }
-  return reply.code(200).type("application/json").send(body);
+  return { status: 200, mediaType: "application/json", body };
 }
 
 // JSON of records, by serializer: records are immutable, so a record's JSON never changes.
@@ -584,14 +543,15 @@ function serializedJson(serialize: (item: unknown) => unknown, item: unknown): s
   return json;
 }
 
-function sendError(reply: FastifyReply, op: OperationInfo | undefined, error: unknown) {
+function errorReply(op: OperationInfo | undefined, error: unknown): Reply {
   const apiError = error instanceof ApiError ? error : new ApiError(500, "internal error", "fault");
   const outsideOperation = apiError.outside || !op;
   const status = outsideOperation ? apiError.status : documentedStatus(op, apiError.status);
   const info = outsideOperation ? SHORT_JSON : errorResponseFor(op, status);
-  for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
-  return reply
-    .code(status)
-    .type(info.mediaType)
-    .send(JSON.stringify(errorBody(info, apiError.message, apiError.errorName, status)));
+  return {
+    status,
+    mediaType: info.mediaType,
+    body: JSON.stringify(errorBody(info, apiError.message, apiError.errorName, status)),
+    headers: apiError.headers,
+  };
 }
