@@ -75,6 +75,8 @@ export interface VersionBundle {
   document: JsonObject;
   /** key: `${METHOD} ${path}` */
   operations: Map<string, OperationInfo>;
+  /** The same operations by path template, then by method (upper case). */
+  operationsByPath: Map<string, Map<string, OperationInfo>>;
 }
 
 /** Reads `@cdas/spec/<version>.json`. */
@@ -295,7 +297,13 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       });
     }
   }
-  return { version, document, operations };
+  const operationsByPath = new Map<string, Map<string, OperationInfo>>();
+  for (const op of operations.values()) {
+    const byMethod = operationsByPath.get(op.path) ?? new Map<string, OperationInfo>();
+    byMethod.set(op.method, op);
+    operationsByPath.set(op.path, byMethod);
+  }
+  return { version, document, operations, operationsByPath };
 }
 
 /** A readable sentence naming the field an Ajv error is about. */

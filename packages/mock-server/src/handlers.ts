@@ -96,6 +96,19 @@ function list<T>(
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
+/** A cache key for a list of filter values: each length-prefixed, so no two lists share a key. */
+function filterKey(values: (string | number | undefined)[]): string {
+  let key = "";
+  for (const value of values) {
+    if (value === undefined) key += "-";
+    else {
+      const part = String(value);
+      key += `${part.length}:${part}`;
+    }
+  }
+  return key;
+}
+
 function byUser<T extends { endUserId: string }>(items: T[], context: HandlerContext): T[] {
   const endUserId = text(context.query.end_user_id);
   return items.filter((item) => item.endUserId === endUserId);
@@ -208,7 +221,7 @@ export const handlers: Record<string, Handler> = {
     const accountId = text(query.account_id);
     const status = text(query.status);
     const endUserId = text(query.end_user_id) ?? "";
-    const key = JSON.stringify([endUserId, accountId, from, to, min, max, status]);
+    const key = filterKey([endUserId, accountId, from, to, min, max, status]);
     const cached = state.filteredTransactions.get(key);
     if (cached) return list(context, cached, views.summaryTransaction);
     const source = state.transactionsByUser.get(endUserId) ?? [];

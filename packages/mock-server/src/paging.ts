@@ -23,17 +23,30 @@ export function linkTo(
   query: Record<string, unknown>,
   changes: Record<string, string | undefined>,
 ): string {
-  const pairs: [string, string][] = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (key in changes || value === undefined) continue;
-    pairs.push([key, String(value)]);
+  // Names and values alternate; a loop rather than entries/map/every, as this runs on every paged read.
+  const pairs: string[] = [];
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined && !Object.hasOwn(changes, key)) pairs.push(key, String(value));
   }
-  for (const [key, value] of Object.entries(changes)) if (value !== undefined) pairs.push([key, value]);
+  for (const key in changes) {
+    const value = changes[key];
+    if (value !== undefined) pairs.push(key, value);
+  }
   if (pairs.length === 0) return path;
-  // Fast path: names and values URLSearchParams would leave as they are are joined directly.
-  if (pairs.every(([key, value]) => UNESCAPED_FORM_TEXT.test(key) && UNESCAPED_FORM_TEXT.test(value)))
-    return `${path}?${pairs.map(([key, value]) => `${key}=${value}`).join("&")}`;
-  return `${path}?${new URLSearchParams(pairs).toString()}`;
+  let joined = "";
+  for (let i = 0; i < pairs.length; i += 2) {
+    const key = pairs[i]!;
+    const value = pairs[i + 1]!;
+    // Text URLSearchParams would change is form-encoded by it; anything else is joined as it is.
+    if (!UNESCAPED_FORM_TEXT.test(key) || !UNESCAPED_FORM_TEXT.test(value)) {
+      const tuples: [string, string][] = [];
+      for (let j = 0; j < pairs.length; j += 2) tuples.push([pairs[j]!, pairs[j + 1]!]);
+      return `${path}?${new URLSearchParams(tuples).toString()}`;
+    }
+    joined += i === 0 ? `${key}=${value}` : `&${key}=${value}`;
+  }
+  return `${path}?${joined}`;
 }
 
 /** Text that form encoding (URLSearchParams) leaves unchanged. */

@@ -344,9 +344,10 @@ function handleRequest(pipeline: Pipeline, request: RequestParts): Reply {
   try {
     const version = chooseVersion(request.headers, bundles, defaultVersion);
     const bundle = bundles.get(version.version)!;
-    op = bundle.operations.get(`${method} ${template}`);
+    const byMethod = bundle.operationsByPath.get(template);
+    op = byMethod?.get(method);
     if (!op) {
-      const allowed = [...bundle.operations.values()].filter((o) => o.path === template).map((o) => o.method);
+      const allowed = [...(byMethod?.keys() ?? [])];
       throw new ApiError(
         405,
         `method ${method} is not allowed on ${template}; use ${allowed.join(", ")}`,
@@ -403,10 +404,12 @@ function chooseVersion(
   };
 }
 
+const NO_SCOPES: ReadonlySet<string> = new Set();
+
 /** Checks credentials and parameters, then runs the operation's handler (synchronously: no await per request). */
 function runOperation(op: OperationInfo, request: RequestParts, state: SandboxState): HandlerResult {
   // Credentials first: without a valid token nothing else is revealed.
-  let scopes: ReadonlySet<string> = new Set();
+  let scopes: ReadonlySet<string> = NO_SCOPES;
   if (op.security) {
     const check = state.tokens.check(request.headers.authorization);
     if (check.ok) scopes = check.scopes;
@@ -425,7 +428,8 @@ function runOperation(op: OperationInfo, request: RequestParts, state: SandboxSt
   }
 
   const rawQuery = request.query;
-  for (const [name, value] of Object.entries(rawQuery)) {
+  for (const name in rawQuery) {
+    const value = rawQuery[name];
     if (Array.isArray(value))
       throw new ApiError(400, `parameter ${name} is repeated; give it once`, "bad_request");
     if (value === "" && op.requiredQuery.has(name))
@@ -515,7 +519,10 @@ function resultReply(op: OperationInfo, request: RequestParts, result: HandlerRe
       links = slice.links;
     }
   }
-  const items = `[${page.map((item) => serializedJson(serialize as (item: unknown) => unknown, item)).join(",")}]`;
+  const json = jsonOf(serialize as (item: unknown) => unknown);
+  let items = "[";
+  for (let i = 0; i < page.length; i++) items += i === 0 ? json(page[i]) : `,${json(page[i])}`;
+  items += "]";
   let body = items;
   if (key !== "") {
     body = `{${JSON.stringify(key)}:${items}`;
@@ -526,19 +533,23 @@ function resultReply(op: OperationInfo, request: RequestParts, result: HandlerRe
 }
 
 // JSON of records, by serializer: records are immutable, so a record's JSON never changes.
-const jsonCache = new WeakMap<(item: unknown) => unknown, WeakMap<object, string>>();
+const jsonCache = new WeakMap<(item: unknown) => unknown, (item: unknown) => string>();
 
-function serializedJson(serialize: (item: unknown) => unknown, item: unknown): string {
-  if (typeof item !== "object" || item === null) return JSON.stringify(serialize(item));
-  let byItem = jsonCache.get(serialize);
-  if (!byItem) {
-    byItem = new WeakMap();
-    jsonCache.set(serialize, byItem);
-  }
-  let json = byItem.get(item);
-  if (json === undefined) {
-    json = JSON.stringify(serialize(item));
-    byItem.set(item, json);
+/** A function giving the JSON of a record as this serializer shapes it, cached per record. */
+function jsonOf(serialize: (item: unknown) => unknown): (item: unknown) => string {
+  let json = jsonCache.get(serialize);
+  if (!json) {
+    const byItem = new WeakMap<object, string>();
+    json = (item) => {
+      if (typeof item !== "object" || item === null) return JSON.stringify(serialize(item));
+      let text = byItem.get(item);
+      if (text === undefined) {
+        text = JSON.stringify(serialize(item));
+        byItem.set(item, text);
+      }
+      return text;
+    };
+    jsonCache.set(serialize, json);
   }
   return json;
 }

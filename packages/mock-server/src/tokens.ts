@@ -52,9 +52,13 @@ export class TokenStore {
   /** Checks an `Authorization` header value. */
   check(header: string | undefined): TokenCheck {
     if (!header) return { ok: false, reason: "missing" };
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) return { ok: false, reason: "invalid" };
-    const issued = this.tokens.get(match[1]!);
+    // The usual form, `Bearer <token>`, is looked up directly; other spellings go through the pattern.
+    let issued = header.startsWith("Bearer ") ? this.tokens.get(header.slice(7)) : undefined;
+    if (!issued) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) return { ok: false, reason: "invalid" };
+      issued = this.tokens.get(match[1]!);
+    }
     if (!issued) return { ok: false, reason: "invalid" };
     if (this.now() >= issued.expiresAtMs) return { ok: false, reason: "expired" };
     return { ok: true, scopes: issued.scopes };
