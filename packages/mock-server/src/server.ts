@@ -278,7 +278,13 @@ function decodePathText(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw new ApiError(400, `bad request: '${text.slice(0, 200)}' is not a valid url component`, "bad_request", {}, true);
+    throw new ApiError(
+      400,
+      `bad request: '${text.slice(0, 200)}' is not a valid url component`,
+      "bad_request",
+      {},
+      true,
+    );
   }
 }
 
@@ -313,7 +319,9 @@ function requestListener(pipeline: Pipeline, onResponse: MockServerOptions["onRe
       return;
     }
     if (!route) {
-      respond(errorReply(undefined, new ApiError(404, `no operation at ${method} ${path}`, "not_found", {}, true)));
+      respond(
+        errorReply(undefined, new ApiError(404, `no operation at ${method} ${path}`, "not_found", {}, true)),
+      );
       return;
     }
     const parts: RequestParts = {

@@ -114,7 +114,8 @@ export async function listen(options: TransportOptions): Promise<Transport> {
     : createHttpServer(serverOptions, options.listener);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !socket.writableEnded) {
-      const reason = error.code === "HPE_HEADER_OVERFLOW" ? "request headers are too large" : "malformed HTTP request";
+      const reason =
+        error.code === "HPE_HEADER_OVERFLOW" ? "request headers are too large" : "malformed HTTP request";
       socket.end(clientErrorResponse(options.errorBody(`bad request: ${reason}`)));
     }
     socket.destroy();

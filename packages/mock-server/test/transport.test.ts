@@ -1,7 +1,42 @@
 /** HTTPS by default with the returned CA; plain HTTP on that port gets a clear 400; `tls: false` serves HTTP. */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Sandbox } from "./helpers.js";
+import { assertShortError, Sandbox } from "./helpers.js";
+
+/** Sends raw bytes to a plain-HTTP sandbox and resolves with everything it answers before closing. */
+function exchange(url: string, bytes: string): Promise<string> {
+  const port = Number(new URL(url).port);
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+/** Status line, lower-cased headers and parsed body of one raw HTTP/1.1 answer. */
+function parseAnswer(raw: string) {
+  const [head = "", ...rest] = raw.split("\r\n\r\n");
+  const [statusLine = "", ...headerLines] = head.split("\r\n");
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [
+      line.slice(0, line.indexOf(":")).toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
+  );
+  const text = rest.join("\r\n\r\n");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const status = Number(statusLine.split(" ")[1]);
+  return { status, headers, contentType: headers["content-type"] ?? "", text, body };
+}
 
 describe("transport", () => {
   let sandbox: Sandbox;
@@ -69,5 +104,82 @@ describe("transport", () => {
     } finally {
       await logged.close();
     }
+  });
+
+  describe("raw HTTP/1.1 edge cases (plain HTTP)", () => {
+    let plain: Sandbox;
+    let token: string;
+    beforeAll(async () => {
+      plain = await Sandbox.start({ tls: false });
+      token = await plain.token();
+    });
+    afterAll(() => plain.close());
+    const send = (bytes: string) => exchange(plain.server.url, bytes).then(parseAnswer);
+
+    it("answers bytes that are not HTTP, and unknown methods, with a 400 in the short shape and a close", async () => {
+      for (const bytes of [
+        "GARBAGE\r\n\r\n",
+        "BREW /v1/end-users HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /v1/end-users HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+      ]) {
+        const answer = await send(bytes);
+        expect(answer.status, bytes).toBe(400);
+        expect(answer.headers.connection).toBe("close");
+        expect((answer.body as { message: string }).message).toContain("malformed HTTP request");
+        assertShortError(answer);
+      }
+    });
+
+    it("answers headers over Node's limit with a 400 naming them", async () => {
+      const answer = await send(
+        `GET /v1/end-users HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+      );
+      expect(answer.status).toBe(400);
+      expect((answer.body as { message: string }).message).toBe("bad request: request headers are too large");
+      assertShortError(answer);
+    });
+
+    it("refuses a declared body over 1 MiB without reading it, and closes the connection", async () => {
+      const answer = await send(
+        "POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n{}",
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.headers.connection).toBe("close");
+      expect((answer.body as { message: string }).message).toBe("request body is too large");
+    });
+
+    it("reads a chunked body", async () => {
+      const body = JSON.stringify({
+        client_id: plain.server.clientId,
+        client_secret: plain.server.clientSecret,
+      });
+      const chunks = [body.slice(0, 10), body.slice(10)]
+        .map((part) => `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`)
+        .join("");
+      const answer = await send(
+        `POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunks}0\r\n\r\n`,
+      );
+      expect(answer.status).toBe(200);
+      expect((answer.body as { access_token: string }).access_token).toMatch(/^cdas_/);
+    });
+
+    it("serves an absolute-form target and a percent-encoded path like their plain path", async () => {
+      const head = `Host: x\r\nAuthorization: Bearer ${token}\r\nX-Platform-Version: v2\r\nConnection: close\r\n\r\n`;
+      const plainAnswer = await send(`GET /v1/end-users HTTP/1.1\r\n${head}`);
+      expect(plainAnswer.status).toBe(200);
+      for (const target of [`${plain.server.url}/v1/end-users`, "/v1/%65nd-users"]) {
+        const answer = await send(`GET ${target} HTTP/1.1\r\n${head}`);
+        expect(answer.status, target).toBe(200);
+        expect(answer.body, target).toEqual(plainAnswer.body);
+      }
+    });
+
+    it("answers every other method on a known path with 405 and Allow, HEAD included", async () => {
+      for (const method of ["HEAD", "OPTIONS", "TRACE", "DELETE"]) {
+        const answer = await send(`${method} /v1/accounts HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect(answer.status, method).toBe(405);
+        expect(answer.headers.allow, method).toBe("GET");
+      }
+    });
   });
 });
