@@ -31,6 +31,33 @@ export function tokenResponse(token = "tok_1", expiresIn = 3600): Response {
   return json({ access_token: token, token_type: "Bearer", expires_in: expiresIn });
 }
 
+/**
+ * Delivers `answer` as a standard fetch would under `signal`: an abort rejects an answer not yet
+ * given, and errors a body still being read (the SDK's deadlines rely on exactly this).
+ */
+function underSignal(answer: Response | Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+  if (!signal) return Promise.resolve(answer);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(answer).then(
+      (response) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) return onAbort();
+        if (!(response instanceof Response) || response.body === null) return resolve(response);
+        const body = response.body.pipeThrough(new TransformStream(), { signal });
+        const { status, statusText, headers } = response;
+        resolve(new Response(body, { status, statusText, headers }));
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** A fetch that answers the token call with fresh tokens and everything else with `handler`. */
 export function scriptedFetch(handler: Handler, tokens: Handler = tokenSequence()) {
   const calls: RecordedRequest[] = [];
@@ -43,7 +70,10 @@ export function scriptedFetch(handler: Handler, tokens: Handler = tokenSequence(
       signal: init?.signal ?? undefined,
     };
     calls.push(recorded);
-    return recorded.url.pathname === "/v1/token" ? tokens(recorded) : handler(recorded);
+    return underSignal(
+      recorded.url.pathname === "/v1/token" ? tokens(recorded) : handler(recorded),
+      recorded.signal,
+    );
   };
   return {
     fetch,
