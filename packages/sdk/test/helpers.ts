@@ -35,7 +35,10 @@ export function tokenResponse(token = "tok_1", expiresIn = 3600): Response {
  * Delivers `answer` as a standard fetch would under `signal`: an abort rejects an answer not yet
  * given, and errors a body still being read (the SDK's deadlines rely on exactly this).
  */
-function underSignal(answer: Response | Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+function underSignal(
+  answer: Response | Promise<Response>,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
   if (!signal) return Promise.resolve(answer);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
