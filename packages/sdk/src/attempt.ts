@@ -34,17 +34,23 @@ const ATTEMPTS_PER_CONTROLLER = 64;
 
 /**
  * Marks requests built by the SDK without a caller's signal: their own signal can never abort, so an
- * attempt passes the deadline's signal alone (following two signals costs more than the rest of an attempt).
+ * attempt passes the deadline's signal alone (following two signals costs more than the rest of an
+ * attempt). The mark's value is the token of the bearer header the request was built with ("" for none).
  */
-const UNSIGNALLED = Symbol("cdas.unsignalled");
-type MarkedRequest = Request & { [UNSIGNALLED]?: true };
+const SDK_BUILT = Symbol("cdas.sdkBuilt");
+type MarkedRequest = Request & { [SDK_BUILT]?: string };
 
-/** `new Request(input, init)` that marks a request no caller's signal can abort (given to openapi-fetch as `Request`). */
-export const SdkRequest = function SdkRequest(input: RequestInfo | URL, init?: RequestInit): Request {
+/** `new Request(input, init)`, marked when no caller's signal can abort it; `bearer`: the token its headers carry. */
+export function sdkRequest(input: RequestInfo | URL, init?: RequestInit, bearer = ""): Request {
   const request: MarkedRequest = new Request(input, init);
-  if (init?.signal == null && !(input instanceof Request)) request[UNSIGNALLED] = true;
+  if (init?.signal == null && !(input instanceof Request)) request[SDK_BUILT] = bearer;
   return request;
-} as unknown as typeof Request;
+}
+
+/** The token of the bearer header the SDK built a request with ("" for none); undefined if the SDK did not build it. */
+export function builtWithBearer(request: Request): string | undefined {
+  return (request as MarkedRequest)[SDK_BUILT];
+}
 
 /** The reason a shared deadline aborts with; an attempt that fails with it reports its own request. */
 class DeadlineReason extends CdasError {
@@ -91,7 +97,7 @@ class Deadlines {
 export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt {
   const deadlines = new Deadlines(timeoutMs);
   return (request, init, then) => {
-    const callerSignal = (request as MarkedRequest)[UNSIGNALLED] ? undefined : request.signal;
+    const callerSignal = (request as MarkedRequest)[SDK_BUILT] === undefined ? request.signal : undefined;
     if (callerSignal?.aborted) return Promise.reject(callerSignal.reason);
     const deadline = deadlines.signal();
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;

@@ -1,9 +1,9 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
 import type { Client, ClientOptions } from "openapi-fetch";
-import { type FetchLike, SdkRequest } from "./attempt.js";
+import type { FetchLike } from "./attempt.js";
 import { CdasError } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
-import { apiError, createTransport, JSON_MEDIA_TYPE } from "./transport.js";
+import { apiError, createTransport } from "./transport.js";
 
 export const SDK_USER_AGENT = "cdas-sdk/0.1.0";
 
@@ -14,9 +14,9 @@ export interface SdkOptions<V extends string = string> {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** A custom fetch, called with a Request and an init carrying the attempt's `signal`. */
+  /** A custom fetch, called with a Request and an init whose `signal` (deadline, caller's abort) it must honour. */
   fetch?: FetchLike;
-  /** Deadline of one attempt, body included (default 30000). */
+  /** Deadline of one attempt, body included (default 30000; met to within a quarter of it). */
   timeoutMs?: number;
   /** Retries of reads and of the token call (default 2). */
   maxRetries?: number;
@@ -78,15 +78,21 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
     tokenBody,
   });
 
-  // Headers every request carries. (Not middleware: openapi-fetch's middleware machinery alone costs
-  // about 15% of a request; see bench/run.mjs. The fetch wrapper sets the bearer and content-type.)
-  const headers = { "x-platform-version": version, accept: JSON_MEDIA_TYPE, "user-agent": userAgent };
-  const client = definition.createClient({ baseUrl, fetch: transport.fetch, headers, Request: SdkRequest });
+  // The SDK's headers and the bearer come with the transport's Request class, the rest with its fetch;
+  // the version client's own X-Platform-Version default is unset here (null unsets in openapi-fetch),
+  // since the Request class sends it. (Not middleware: openapi-fetch's middleware machinery alone costs
+  // about 15% of a request.)
+  const client = definition.createClient({
+    baseUrl,
+    fetch: transport.fetch,
+    Request: transport.Request,
+    headers: { "X-Platform-Version": null },
+  });
 
   const paginatorContext = {
     get: (path: string, init: unknown) => client.GET(path as never, init as never),
     send: (request: Request) => transport.fetch(request),
-    headers,
+    headers: transport.headers,
     baseUrl,
     toApiError: (body: unknown, response: Response, url: string) =>
       apiError(

@@ -1,5 +1,5 @@
 /** Walks every list style: offset, cursor (absolute or relative links), single pages and bare arrays. */
-import { SdkRequest } from "./attempt.js";
+import { sdkRequest } from "./attempt.js";
 import { type CdasApiError, CdasError, isCdasError } from "./errors.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
@@ -55,7 +55,7 @@ export interface PaginatorContext {
   /** Sends a ready GET of a next link through the SDK's fetch wrapper (auth, retries, deadline). */
   send: (request: Request) => Promise<Response>;
   /** Headers every request carries (version, accept, user agent). */
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   baseUrl: string;
   /** A CdasApiError from an error body (parsed or raw text), with the secret redacted. */
   toApiError: (body: unknown, response: Response, url: string) => CdasApiError;
@@ -173,7 +173,7 @@ async function followLink(
   signal: AbortSignal | undefined,
 ): Promise<{ data: unknown; response: Response }> {
   // (The Request copies `headers`: the SDK's later changes to it stay on this request.)
-  const response = await context.send(new SdkRequest(link, { method: "GET", headers, signal }));
+  const response = await context.send(sdkRequest(link, { method: "GET", headers, signal }));
   let text: string;
   try {
     text = await response.text();

@@ -124,6 +124,38 @@ describe("request headers", () => {
     expect(write?.headers.get("content-type")).toBe("application/json; charset=UTF-8");
   });
 
+  it("lays a call's own headers over the SDK's, keeping the bearer, and sends a renewed bearer", async () => {
+    let dataCalls = 0;
+    const server = scriptedFetch(() => (++dataCalls === 3 ? json({}, { status: 401 }) : json({ data: [] })));
+    const client = untyped(testSdk(server.fetch).client);
+    await client.GET("/v1/accounts", { headers: { "x-trace": "t-1", accept: "application/json" } });
+    await client.GET("/v1/accounts", { params: { header: { "x-platform-version": "v1" } } });
+    await client.GET("/v1/accounts", {}); // 401: renewed, then retried
+    await client.GET("/v1/accounts", {});
+    const calls = server.dataCalls();
+    expect(Object.fromEntries(calls[0]?.headers ?? [])).toEqual({
+      accept: "application/json",
+      authorization: "Bearer tok_1",
+      "user-agent": "cdas-sdk/0.1.0",
+      "x-platform-version": "v2",
+      "x-trace": "t-1",
+    });
+    expect(calls[1]?.headers.get("x-platform-version")).toBe("v1");
+    expect(calls.map((call) => call.headers.get("authorization"))).toEqual([
+      "Bearer tok_1",
+      "Bearer tok_1",
+      "Bearer tok_1",
+      "Bearer tok_2",
+      "Bearer tok_2",
+    ]);
+    expect(Object.fromEntries(calls[4]?.headers ?? [])).toEqual({
+      accept: "application/json; charset=UTF-8",
+      authorization: "Bearer tok_2",
+      "user-agent": "cdas-sdk/0.1.0",
+      "x-platform-version": "v2",
+    });
+  });
+
   it("fills client_id into GET /v1/institutions through sdk.client as well", async () => {
     const server = scriptedFetch(() => json([]));
     await untyped(testSdk(server.fetch).client).GET("/v1/institutions", {
