@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { createServer, type Server } from "node:http";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { isCdasError } from "../src/errors.js";
 import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
@@ -268,5 +269,49 @@ describe("cancellation", () => {
     })().catch((e: unknown) => e);
     expect(failure).toMatchObject({ name: "AbortError" });
     expect(seen).toEqual([1]);
+  });
+});
+
+describe("timeouts with the platform fetch over loopback", () => {
+  // A server that answers the token call, then never answers `/v1/accounts` and stalls the body of
+  // `/v1/identity` after its first bytes: the deadline reaches undici's fetch through its signal.
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === "/v1/token") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ access_token: "tok_1", token_type: "Bearer", expires_in: 3600 }));
+      } else if (request.url?.startsWith("/v1/identity")) {
+        response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        response.write('{"data": [');
+      }
+      // anything else: no answer at all
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const sdk = () =>
+    testSdk(undefined, { baseUrl, allowInsecureLoopback: true, timeoutMs: 100, maxRetries: 0 }).client;
+
+  it("ends an answer that never comes in a timeout CdasError naming the request", async () => {
+    const failure = await untyped(sdk())
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "timeout", message: "GET /v1/accounts timed out after 100 ms" });
+  });
+
+  it("ends a body that stops arriving in a timeout CdasError", async () => {
+    const failure = await untyped(sdk())
+      .GET("/v1/identity", {})
+      .catch((e: unknown) => e);
+    expect(isCdasError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: "timeout" });
   });
 });
