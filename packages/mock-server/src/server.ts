@@ -337,10 +337,13 @@ function requestListener(pipeline: Pipeline, onResponse: MockServerOptions["onRe
       respond(handleRequest(pipeline, parts));
       return;
     }
-    readBody(request).then((body) => {
-      parts.body = body;
-      respond(handleRequest(pipeline, parts));
-    });
+    readBody(request)
+      .then((body) => {
+        parts.body = body;
+        respond(handleRequest(pipeline, parts));
+      })
+      // handleRequest turns every failure into a reply; this only guards the write to a socket gone bad.
+      .catch(() => response.destroy());
   };
 }
 
