@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertShortError, Sandbox } from "./helpers.js";
 
-/** Sends raw bytes to a plain-HTTP sandbox and resolves with everything it answers before closing. */
+/** Sends raw bytes to the sandbox's port and resolves with everything it answers before closing. */
 function exchange(url: string, bytes: string): Promise<string> {
   const port = Number(new URL(url).port);
   return new Promise((resolve, reject) => {
@@ -52,18 +52,7 @@ describe("transport", () => {
   });
 
   it("answers plain HTTP on the HTTPS port with a 400 and closes the connection", async () => {
-    const port = Number(new URL(sandbox.server.url).port);
-    const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1", () =>
-        socket.write("GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\n\r\n"),
-      );
-      let text = "";
-      socket.on("data", (chunk) => {
-        text += chunk.toString();
-      });
-      socket.on("end", () => resolve(text));
-      socket.on("error", reject);
-    });
+    const reply = await exchange(sandbox.server.url, "GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\n\r\n");
     expect(reply).toMatch(/^HTTP\/1\.1 400 /);
     expect(reply).toContain("HTTPS only");
   });
