@@ -15,6 +15,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 export type JsonObject = Record<string, unknown>;
 
+/** The header that chooses the version (lower case, as Node gives header names). */
+export const VERSION_HEADER = "x-platform-version";
+
+const isVersionHeader = (p: ParameterInfo) => p.in === "header" && p.name.toLowerCase() === VERSION_HEADER;
+
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 export interface ParameterInfo {
@@ -52,14 +57,15 @@ export interface OperationInfo {
   /** Documented error statuses ("400", "4XX", "default", ...) with their media type and shape. */
   errors: Map<string, ErrorResponseInfo>;
   validateQuery: ValidateFunction;
-  validatePath: ValidateFunction;
-  validateHeaders: ValidateFunction;
+  /** null when the operation has no path parameters. */
+  validatePath: ValidateFunction | null;
+  /** Header parameters other than the version header (chosen before validation); null when there are none. */
+  validateHeaders: ValidateFunction | null;
   validateBody: ValidateFunction | null;
-  hasPathParameters: boolean;
-  /** Header parameters other than the version header (chosen before validation). */
-  hasHeaderParameters: boolean;
   /** Whether the operation declares `X-Platform-Version` required (a request without it is refused). */
   versionHeaderRequired: boolean;
+  /** Whether cursor paging goes backwards too (`page[before]`): only then is a `prev` link offered. */
+  cursorBackward: boolean;
   /** Top-level members the request body schema names; others are refused (catches misspelt fields). */
   bodyProperties: Set<string> | null;
   /** Default values of parameters, by name. */
@@ -73,8 +79,8 @@ export interface OperationInfo {
 export interface VersionBundle {
   version: string;
   document: JsonObject;
-  /** key: `${METHOD} ${path}` */
-  operations: Map<string, OperationInfo>;
+  /** In document order. */
+  operations: OperationInfo[];
   /** The same operations by path template, then by method (upper case). */
   operationsByPath: Map<string, Map<string, OperationInfo>>;
 }
@@ -153,7 +159,7 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
   bodyAjv.addSchema(document, schemaId);
   const ref = (pointer: string) => ({ $ref: `${schemaId}#${pointer}` });
 
-  const operations = new Map<string, OperationInfo>();
+  const operations: OperationInfo[] = [];
   const globalSecurity = document.security as JsonObject[] | undefined;
   const paths = (document.paths ?? {}) as JsonObject;
   for (const [path, rawPathItem] of Object.entries(paths)) {
@@ -189,10 +195,7 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       }
 
       const objectSchema = (location: string, closed: boolean, caseInsensitive = false) => {
-        const selected = parameters.filter(
-          (p) =>
-            p.in === location && !(location === "header" && p.name.toLowerCase() === "x-platform-version"),
-        );
+        const selected = parameters.filter((p) => p.in === location && !isVersionHeader(p));
         const key = (name: string) => (caseInsensitive ? name.toLowerCase() : name);
         return {
           type: "object",
@@ -267,7 +270,7 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
       const defaults = new Map<string, unknown>();
       for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
 
-      operations.set(`${method.toUpperCase()} ${path}`, {
+      operations.push({
         version,
         method: method.toUpperCase(),
         path,
@@ -280,16 +283,15 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
         bodyRequired,
         errors,
         validateQuery: paramAjv.compile(objectSchema("query", true)),
-        validatePath: paramAjv.compile(objectSchema("path", true)),
-        validateHeaders: paramAjv.compile(objectSchema("header", false, true)),
+        validatePath: parameters.some((p) => p.in === "path")
+          ? paramAjv.compile(objectSchema("path", true))
+          : null,
+        validateHeaders: parameters.some((p) => p.in === "header" && !isVersionHeader(p))
+          ? paramAjv.compile(objectSchema("header", false, true))
+          : null,
         validateBody,
-        hasPathParameters: parameters.some((p) => p.in === "path"),
-        hasHeaderParameters: parameters.some(
-          (p) => p.in === "header" && p.name.toLowerCase() !== "x-platform-version",
-        ),
-        versionHeaderRequired: parameters.some(
-          (p) => p.in === "header" && p.required && p.name.toLowerCase() === "x-platform-version",
-        ),
+        versionHeaderRequired: parameters.some((p) => isVersionHeader(p) && p.required),
+        cursorBackward: parameters.some((p) => p.in === "query" && p.name === "page[before]"),
         bodyProperties,
         defaults,
         numericQuery,
@@ -298,7 +300,7 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
     }
   }
   const operationsByPath = new Map<string, Map<string, OperationInfo>>();
-  for (const op of operations.values()) {
+  for (const op of operations) {
     const byMethod = operationsByPath.get(op.path) ?? new Map<string, OperationInfo>();
     byMethod.set(op.method, op);
     operationsByPath.set(op.path, byMethod);

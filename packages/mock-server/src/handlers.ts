@@ -71,6 +71,8 @@ export type HandlerResult =
       kind: "list";
       items: unknown[];
       serialize: (item: never) => unknown;
+      /** Whether `serialize` lives as long as the module (a view of views.ts), so its JSON may be cached. */
+      cacheJson: boolean;
       query: Record<string, unknown>;
       /** Cursor paging applies only when the request carries a paging parameter. */
       optInPaging?: boolean;
@@ -78,6 +80,8 @@ export type HandlerResult =
     };
 
 type Handler = (context: HandlerContext) => HandlerResult;
+
+const MODULE_VIEWS: ReadonlySet<unknown> = new Set(Object.values(views));
 
 function list<T>(
   context: HandlerContext,
@@ -89,6 +93,7 @@ function list<T>(
     kind: "list",
     items,
     serialize: serialize as (item: never) => unknown,
+    cacheJson: MODULE_VIEWS.has(serialize as (item: never) => unknown),
     query: context.query,
     optInPaging,
   };

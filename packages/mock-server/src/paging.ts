@@ -23,29 +23,26 @@ export function linkTo(
   query: Record<string, unknown>,
   changes: Record<string, string | undefined>,
 ): string {
-  // Names and values alternate; a loop rather than entries/map/every, as this runs on every paged read.
-  const pairs: string[] = [];
+  // Loops rather than entries/map/every, as this runs on every paged read.
+  const pairs: [string, string][] = [];
+  let plain = true;
+  const add = (key: string, value: string) => {
+    pairs.push([key, value]);
+    plain &&= UNESCAPED_FORM_TEXT.test(key) && UNESCAPED_FORM_TEXT.test(value);
+  };
   for (const key in query) {
     const value = query[key];
-    if (value !== undefined && !Object.hasOwn(changes, key)) pairs.push(key, String(value));
+    if (value !== undefined && !Object.hasOwn(changes, key)) add(key, String(value));
   }
   for (const key in changes) {
     const value = changes[key];
-    if (value !== undefined) pairs.push(key, value);
+    if (value !== undefined) add(key, value);
   }
   if (pairs.length === 0) return path;
+  // Text URLSearchParams would change is form-encoded by it; otherwise pairs are joined as they are.
+  if (!plain) return `${path}?${new URLSearchParams(pairs).toString()}`;
   let joined = "";
-  for (let i = 0; i < pairs.length; i += 2) {
-    const key = pairs[i]!;
-    const value = pairs[i + 1]!;
-    // Text URLSearchParams would change is form-encoded by it; anything else is joined as it is.
-    if (!UNESCAPED_FORM_TEXT.test(key) || !UNESCAPED_FORM_TEXT.test(value)) {
-      const tuples: [string, string][] = [];
-      for (let j = 0; j < pairs.length; j += 2) tuples.push([pairs[j]!, pairs[j + 1]!]);
-      return `${path}?${new URLSearchParams(tuples).toString()}`;
-    }
-    joined += i === 0 ? `${key}=${value}` : `&${key}=${value}`;
-  }
+  for (const [key, value] of pairs) joined += joined === "" ? `${key}=${value}` : `&${key}=${value}`;
   return `${path}?${joined}`;
 }
 
@@ -113,10 +110,8 @@ export function cursorPage<T>(
   const base = { "page[after]": undefined, "page[before]": undefined, "page[size]": String(size) };
   if (end < items.length && start < end)
     links.next = linkTo(path, rawQuery, { ...base, "page[after]": encodeCursor(end - 1) });
-  if (Math.min(start, items.length) > 0 && backwardLinks)
-    links.prev = linkTo(path, rawQuery, {
-      ...base,
-      "page[before]": encodeCursor(Math.min(start, items.length)),
-    });
+  const firstShown = Math.min(start, items.length);
+  if (firstShown > 0 && backwardLinks)
+    links.prev = linkTo(path, rawQuery, { ...base, "page[before]": encodeCursor(firstShown) });
   return { items: page, links };
 }

@@ -12,6 +12,7 @@ import {
   type JsonObject,
   loadBundleDocument,
   type OperationInfo,
+  VERSION_HEADER,
   type VersionBundle,
 } from "./bundle.js";
 import { generateDataSet } from "./data/generate.js";
@@ -26,7 +27,6 @@ import { hasBody, listen, readBody, writeResponse } from "./transport.js";
 
 export const SUPPORTED_VERSIONS = ["v1", "v2", "v3"] as const;
 export type ApiVersion = (typeof SUPPORTED_VERSIONS)[number];
-const VERSION_HEADER = "x-platform-version";
 // Query numbers are plain decimal literals: no hex, no blanks, no empty value (Ajv coercion would take them).
 const INTEGER_TEXT = /^-?\d{1,16}$/;
 const NUMBER_TEXT = /^-?(\d{1,16}(\.\d{1,16})?|\.\d{1,16})$/;
@@ -106,6 +106,16 @@ function specBundle(version: string): VersionBundle {
   return bundle;
 }
 
+function dataSet(seed: number | string, referenceDate: string): ReturnType<typeof generateDataSet> {
+  const key = `${typeof seed}:${String(seed)}:${referenceDate}`;
+  let data = dataSets.get(key);
+  if (!data) {
+    data = generateDataSet({ seed, referenceDate });
+    dataSets.set(key, data);
+  }
+  return data;
+}
+
 function redactedCredentials(clientId: string, clientSecret: string): ClientCredentials {
   const credentials = { clientId } as ClientCredentials;
   Object.defineProperty(credentials, "clientSecret", { value: clientSecret, enumerable: false });
@@ -162,15 +172,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const given = options.bundles?.[version] as JsonObject | undefined;
     bundles.set(version, given ? indexBundle(version, given) : specBundle(version));
   }
-  const dataKey = `${typeof seed}:${String(seed)}:${referenceDate}`;
-  const data = dataSets.get(dataKey) ?? generateDataSet({ seed, referenceDate });
-  dataSets.set(dataKey, data);
+  const data = dataSet(seed, referenceDate);
   const state = new SandboxState(data, today, clientId, options.tokenForm ?? "access_token", tokens, now);
 
   const unimplemented = new Set<string>();
   for (const bundle of bundles.values()) {
-    for (const op of bundle.operations.values())
-      if (!handlers[op.operationId]) unimplemented.add(op.operationId);
+    for (const op of bundle.operations) if (!handlers[op.operationId]) unimplemented.add(op.operationId);
   }
 
   const material = useTls ? await makeCertificates(host) : null;
@@ -240,30 +247,27 @@ const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
 /** The fixed paths of every bundle, and the one-parameter templates (`/v1/banking/products/{product_id}`). */
 class Routes {
-  private readonly fixed = new Map<string, string>();
+  private readonly fixed = new Set<string>();
   private readonly templated: { prefix: string; template: string; parameter: string }[] = [];
 
   constructor(bundles: Map<string, VersionBundle>) {
-    for (const bundle of bundles.values()) {
-      for (const { path } of bundle.operations.values()) {
-        const parameter = /^(.*\/)\{([^}/]+)\}$/.exec(path);
-        if (!parameter) this.fixed.set(path, path);
-        else if (!this.templated.some((route) => route.template === path))
-          this.templated.push({ prefix: parameter[1]!, template: path, parameter: parameter[2]! });
-        else continue;
-        if (path.indexOf("{") !== path.lastIndexOf("{"))
-          throw new Error(`path ${path} has more than one parameter; the sandbox routes one at most`);
-      }
+    const paths = new Set<string>();
+    for (const bundle of bundles.values()) for (const path of bundle.operationsByPath.keys()) paths.add(path);
+    for (const path of paths) {
+      const parameter = /^([^{}]*\/)\{([^}/]+)\}$/.exec(path);
+      if (parameter) this.templated.push({ prefix: parameter[1]!, template: path, parameter: parameter[2]! });
+      else if (!path.includes("{")) this.fixed.add(path);
+      else throw new Error(`path ${path} has a parameter before its end; the sandbox routes one, last`);
     }
   }
 
   /** The template a path matches and its parameters; throws a 400 for broken percent-encoding. */
   match(path: string): { template: string; params: Record<string, string> } | undefined {
-    const fixed = this.fixed.get(path);
-    if (fixed !== undefined) return { template: fixed, params: {} };
-    const decoded = path.includes("%") ? decodePathText(path) : path;
-    const decodedFixed = this.fixed.get(decoded);
-    if (decodedFixed !== undefined) return { template: decodedFixed, params: {} };
+    if (this.fixed.has(path)) return { template: path, params: {} };
+    if (path.includes("%")) {
+      const decoded = decodePathText(path);
+      if (this.fixed.has(decoded)) return { template: decoded, params: {} };
+    }
     for (const route of this.templated) {
       if (!path.startsWith(route.prefix)) continue;
       const value = path.slice(route.prefix.length);
@@ -390,11 +394,8 @@ function operationForErrors(
   method: string,
   path: string,
 ): OperationInfo | undefined {
-  const bundle = bundles.get(version)!;
-  return (
-    bundle.operations.get(`${method} ${path}`) ??
-    [...bundle.operations.values()].find((candidate) => candidate.path === path)
-  );
+  const byMethod = bundles.get(version)!.operationsByPath.get(path);
+  return byMethod?.get(method) ?? byMethod?.values().next().value;
 }
 
 function chooseVersion(
@@ -455,11 +456,9 @@ function runOperation(op: OperationInfo, request: RequestParts, state: SandboxSt
   const query: Record<string, unknown> = { ...rawQuery };
   if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
   const params: Record<string, unknown> = { ...request.params };
-  if (op.hasPathParameters && !op.validatePath(params))
-    throw validationError(op.validatePath.errors![0]!, "path");
-  if (op.hasHeaderParameters && !op.validateHeaders({ ...request.headers })) {
+  if (op.validatePath && !op.validatePath(params)) throw validationError(op.validatePath.errors![0]!, "path");
+  if (op.validateHeaders && !op.validateHeaders({ ...request.headers }))
     throw validationError(op.validateHeaders.errors![0]!, "header");
-  }
   for (const [name, value] of op.defaults)
     if (query[name] === undefined && name in query === false) query[name] = value;
 
@@ -524,13 +523,15 @@ function resultReply(op: OperationInfo, request: RequestParts, result: HandlerRe
     const before = result.query["page[before]"] as string | undefined;
     const optedOut = result.optInPaging && size === undefined && after === undefined && before === undefined;
     if (!optedOut) {
-      const backward = op.parameters.some((p) => p.in === "query" && p.name === "page[before]");
-      const slice = cursorPage(records, path, rawQuery, Number(size ?? 25), after, before, backward);
+      const slice = cursorPage(records, path, rawQuery, Number(size ?? 25), after, before, op.cursorBackward);
       page = slice.items;
       links = slice.links;
     }
   }
-  const json = jsonOf(serialize as (item: unknown) => unknown);
+  const serializeItem = serialize as (item: unknown) => unknown;
+  const json = result.cacheJson
+    ? jsonOf(serializeItem)
+    : (item: unknown) => JSON.stringify(serializeItem(item));
   let items = "[";
   for (let i = 0; i < page.length; i++) items += i === 0 ? json(page[i]) : `,${json(page[i])}`;
   items += "]";
@@ -543,7 +544,8 @@ function resultReply(op: OperationInfo, request: RequestParts, result: HandlerRe
   return { status: 200, mediaType: "application/json", body };
 }
 
-// JSON of records, by serializer: records are immutable, so a record's JSON never changes.
+// JSON of records, by serializer: records are immutable, so a record's JSON never changes. Only
+// serializers that live as long as the module are cached (a closure made per request would never hit).
 const jsonCache = new WeakMap<(item: unknown) => unknown, (item: unknown) => string>();
 
 /** A function giving the JSON of a record as this serializer shapes it, cached per record. */

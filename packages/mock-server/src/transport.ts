@@ -17,37 +17,23 @@ import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 
 /** Largest request body read; a larger one is refused without reading it. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-const contentTypes = new Map<string, string>();
-
-/** The `content-type` header for a media type: JSON types carry `charset=utf-8`. */
-function contentTypeOf(mediaType: string): string {
-  let header = contentTypes.get(mediaType);
-  if (header === undefined) {
-    header = mediaType.includes("json") ? `${mediaType}; charset=utf-8` : mediaType;
-    contentTypes.set(mediaType, header);
-  }
-  return header;
-}
-
-/** Writes a whole response. `close` asks the client to open a new connection for its next request. */
+/** Writes a whole response; JSON media types carry `charset=utf-8`. */
 export function writeResponse(
   response: ServerResponse,
   status: number,
   mediaType: string,
   body: string,
   headers?: Record<string, string>,
-  close = false,
 ): void {
   const head: Record<string, string | number> = {
-    "content-type": contentTypeOf(mediaType),
+    "content-type": mediaType.includes("json") ? `${mediaType}; charset=utf-8` : mediaType,
     "content-length": Buffer.byteLength(body),
   };
   if (headers) Object.assign(head, headers);
-  if (close) head.connection = "close";
   response.writeHead(status, head);
   response.end(body);
 }
@@ -60,11 +46,12 @@ export function hasBody(request: IncomingMessage): boolean {
 
 /**
  * Reads the body as UTF-8 text. Resolves with `null` when it is over the limit: a declared length
- * over it is refused before reading, a chunked body as soon as it passes it.
+ * over it is refused before reading, a chunked body as soon as it passes it. Rejects when the client
+ * goes away mid-body.
  */
 export function readBody(request: IncomingMessage): Promise<string | null> {
   if (Number(request.headers["content-length"]) > BODY_LIMIT_BYTES) return Promise.resolve(null);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -81,8 +68,7 @@ export function readBody(request: IncomingMessage): Promise<string | null> {
     const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
     request.on("data", onData);
     request.once("end", onEnd);
-    // A client that goes away mid-body gets no answer; nothing is left waiting on it.
-    request.once("error", () => resolve(null));
+    request.once("error", reject);
   });
 }
 
@@ -163,16 +149,13 @@ export async function listen(options: TransportOptions): Promise<Transport> {
   return {
     listening,
     close() {
-      closed ??= new Promise<void>((resolve) => {
-        let pending = listening === server ? 1 : 2;
-        const done = () => {
-          if (--pending === 0) resolve();
-        };
-        if (listening !== server) listening.close(done);
-        server.close(done);
+      closed ??= (async () => {
+        const servers: NetServer[] = listening === server ? [server] : [listening, server];
+        const stopped = servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve())));
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections();
-      });
+        await Promise.all(stopped);
+      })();
       return closed;
     },
   };
