@@ -23,11 +23,7 @@ export interface AttemptThen {
   failure(error: unknown): Response | Promise<Response>;
 }
 
-export type Attempt = (
-  request: Request,
-  init: RequestInit | undefined,
-  then?: AttemptThen,
-) => Promise<Response>;
+export type Attempt = (request: Request, then?: AttemptThen) => Promise<Response>;
 
 /** Attempts sharing one controller at most (undici leaves a listener per request on a signal). */
 const ATTEMPTS_PER_CONTROLLER = 64;
@@ -41,9 +37,9 @@ const SDK_BUILT = Symbol("cdas.sdkBuilt");
 type MarkedRequest = Request & { [SDK_BUILT]?: string };
 
 /** `new Request(input, init)`, marked when no caller's signal can abort it; `bearer`: the token its headers carry. */
-export function sdkRequest(input: RequestInfo | URL, init?: RequestInit, bearer = ""): Request {
+export function sdkRequest(input: string | URL, init?: RequestInit, bearer = ""): Request {
   const request: MarkedRequest = new Request(input, init);
-  if (init?.signal == null && !(input instanceof Request)) request[SDK_BUILT] = bearer;
+  if (init?.signal == null) request[SDK_BUILT] = bearer;
   return request;
 }
 
@@ -91,12 +87,12 @@ class Deadlines {
 }
 
 /**
- * `attempt(request, init, then?)`: `then` turns the answer or the failure (network, deadline, caller's
+ * `attempt(request, then?)`: `then` turns the answer or the failure (network, deadline, caller's
  * abort) into the result inside the attempt's own promise, which saves the caller a promise layer.
  */
 export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt {
   const deadlines = new Deadlines(timeoutMs);
-  return (request, init, then) => {
+  return (request, then) => {
     const callerSignal = (request as MarkedRequest)[SDK_BUILT] === undefined ? request.signal : undefined;
     if (callerSignal?.aborted) return Promise.reject(callerSignal.reason);
     const deadline = deadlines.signal();
@@ -123,7 +119,7 @@ export function createAttempt(fetchImpl: FetchLike, timeoutMs: number): Attempt 
     };
     let pending: Promise<Response>;
     try {
-      pending = Promise.resolve(fetchImpl(request, init ? { ...init, signal } : { signal }));
+      pending = Promise.resolve(fetchImpl(request, { signal }));
     } catch (error) {
       pending = Promise.reject(error);
     }

@@ -91,8 +91,8 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
 
   const paginatorContext = {
     get: (path: string, init: unknown) => client.GET(path as never, init as never),
-    send: (request: Request) => transport.fetch(request),
-    headers: transport.headers,
+    send: transport.fetch,
+    Request: transport.Request,
     baseUrl,
     toApiError: (body: unknown, response: Response, url: string) =>
       apiError(

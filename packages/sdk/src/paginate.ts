@@ -1,5 +1,5 @@
 /** Walks every list style: offset, cursor (absolute or relative links), single pages and bare arrays. */
-import { sdkRequest } from "./attempt.js";
+import { mergeHeaders } from "openapi-fetch";
 import { type CdasApiError, CdasError, isCdasError } from "./errors.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
@@ -54,8 +54,8 @@ export interface PaginatorContext {
   get: GetFunction;
   /** Sends a ready GET of a next link through the SDK's fetch wrapper (auth, retries, deadline). */
   send: (request: Request) => Promise<Response>;
-  /** Headers every request carries (version, accept, user agent). */
-  headers: Readonly<Record<string, string>>;
+  /** The SDK's Request class (its headers, bearer, client_id), for next links as for first pages. */
+  Request: typeof Request;
   baseUrl: string;
   /** A CdasApiError from an error body (parsed or raw text), with the secret redacted. */
   toApiError: (body: unknown, response: Response, url: string) => CdasApiError;
@@ -120,10 +120,10 @@ async function* walk(
   const seenCursors = new Set<string>();
   const pageUrl = `${context.baseUrl}${path}`;
   const signal = init.signal ?? undefined;
-  // Built once per walk: the headers of every followed link, and where links may point.
-  const linkHeaders = headersOf(context, init);
-  const base = new URL(context.baseUrl);
-  const scope = { origin: base.origin, pathname: `${base.pathname.replace(/\/+$/, "")}${path}` };
+  // Built once per walk: the caller's headers of every followed link (openapi-fetch's merge, as for the
+  // first page), and where links may point.
+  const linkHeaders = mergeHeaders(init.headers as HeadersInit | undefined, init.params?.header as never);
+  const scope = new URL(pageUrl);
   let link: URL | undefined;
   for (let index = 0; index < maxPages; index++) {
     const { data, response } =
@@ -164,7 +164,7 @@ async function fetchFirstPage(
 
 /**
  * Next pages go to the link exactly as the server wrote it (after the origin and path checks), with
- * the caller's headers and signal, straight through the SDK's fetch wrapper.
+ * the caller's headers and signal, built by the SDK's Request class and sent through its fetch wrapper.
  */
 async function followLink(
   context: PaginatorContext,
@@ -172,8 +172,7 @@ async function followLink(
   headers: Headers,
   signal: AbortSignal | undefined,
 ): Promise<{ data: unknown; response: Response }> {
-  // (The Request copies `headers`: the SDK's later changes to it stay on this request.)
-  const response = await context.send(sdkRequest(link, { method: "GET", headers, signal }));
+  const response = await context.send(new context.Request(link, { method: "GET", headers, signal }));
   let text: string;
   try {
     text = await response.text();
@@ -185,30 +184,6 @@ async function followLink(
     return { data: text === "" ? undefined : JSON.parse(text), response };
   } catch (error) {
     throw unreadable(error, link.pathname, signal);
-  }
-}
-
-/** The SDK's headers, then the caller's (as openapi-fetch merges them). */
-function headersOf(context: PaginatorContext, init: RequestInitLike): Headers {
-  const headers = new Headers(context.headers);
-  applyHeaders(headers, init.headers);
-  applyHeaders(headers, init.params?.header);
-  return headers;
-}
-
-/** openapi-fetch's header forms: Headers, pairs, or an object whose null removes and array repeats. */
-function applyHeaders(target: Headers, source: unknown): void {
-  if (source === undefined || source === null) return;
-  if (source instanceof Headers || Array.isArray(source)) {
-    for (const [name, value] of new Headers(source as HeadersInit)) target.set(name, value);
-    return;
-  }
-  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-    if (value === null || value === undefined) target.delete(name);
-    else if (Array.isArray(value)) {
-      target.delete(name);
-      for (const item of value) target.append(name, String(item));
-    } else target.set(name, String(value));
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The fetch wrapper handed to openapi-fetch: bearer token, 401 renewal, retries and per-attempt
- * deadlines. The token call is made here too, never with a bearer.
+ * The Request class and fetch wrapper handed to openapi-fetch: headers, bearer token, 401 renewal,
+ * retries and per-attempt deadlines. The token call is made here too, never with a bearer.
  */
 import {
   type Attempt,
@@ -12,7 +12,7 @@ import {
   sleep,
   untilAborted,
 } from "./attempt.js";
-import { createTokenSource, type IssuedToken, readTokenResponse, type TokenSource } from "./auth.js";
+import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
 import { CdasApiError, CdasError, isCdasError, parseErrorText, parseRetryAfter } from "./errors.js";
 import { backoffDelay, isTemporaryBody, RETRYABLE_STATUSES, type RetryPolicy, statusDelay } from "./retry.js";
 
@@ -30,30 +30,29 @@ export interface TransportConfig {
   tokenBody: () => string;
 }
 
-export const JSON_MEDIA_TYPE = "application/json; charset=UTF-8";
+const JSON_MEDIA_TYPE = "application/json; charset=UTF-8";
 
 export interface Transport {
-  /** The fetch given to openapi-fetch. */
-  fetch: (request: Request, init?: RequestInit) => Promise<Response>;
-  /** The Request class given to openapi-fetch: it adds the SDK's headers and the bearer. */
+  /** The fetch given to openapi-fetch (and to the paginator for next links). */
+  fetch: (request: Request) => Promise<Response>;
+  /**
+   * The Request class given to openapi-fetch (and used for next links): it adds the SDK's headers,
+   * the bearer, and the `client_id` of the institutions list.
+   */
   Request: typeof Request;
-  /** Headers of every request besides the bearer: version, accept, user agent. */
-  headers: Readonly<Record<string, string>>;
-  tokens: TokenSource;
 }
 
 export function createTransport(config: TransportConfig): Transport {
   const { retry, redact } = config;
   const attempt = createAttempt(config.fetch, config.timeoutMs);
-  const tokens = createTokenSource(() => issueToken(config, attempt));
   const tokenUrl = `${config.baseUrl}/v1/token`;
-  const institutionsPath = `${new URL(config.baseUrl).pathname.replace(/\/+$/, "")}/v1/institutions`;
-
+  const institutionsUrl = `${config.baseUrl}/v1/institutions`;
   const headers = {
     "x-platform-version": config.version,
     accept: JSON_MEDIA_TYPE,
     "user-agent": config.userAgent,
   };
+  const tokens = createTokenSource(() => issueToken(config, attempt, tokenUrl, headers));
   const plainHeaders = new Headers(headers);
   // The same headers with the bearer of the current token, rebuilt when the token changes.
   let bearerHeaders = plainHeaders;
@@ -66,9 +65,12 @@ export function createTransport(config: TransportConfig): Transport {
    * set of the bearer would check each several times (about 3% of a request). A call's own headers
    * are laid over the SDK's, as openapi-fetch's `headers` option would lay them.
    */
-  const SdkClientRequest = function SdkClientRequest(input: RequestInfo | URL, init?: RequestInit): Request {
-    const callHeaders = init?.headers;
-    if (init?.signal == null && (callHeaders === undefined || isEmptyHeaders(callHeaders))) {
+  const SdkClientRequest = function SdkClientRequest(input: string | URL, init?: RequestInit): Request {
+    const method = init?.method ?? "GET";
+    if ((method === "GET" || method === "HEAD") && String(input).startsWith(institutionsUrl))
+      input = withClientId(input, institutionsUrl, config.clientId);
+    const callHeaders = init?.headers as Headers | undefined;
+    if (callHeaders === undefined || isEmptyHeaders(callHeaders)) {
       const token = tokens.current();
       if (token === undefined) return sdkRequest(input, { ...init, headers: plainHeaders });
       if (token !== bearerToken) {
@@ -79,33 +81,29 @@ export function createTransport(config: TransportConfig): Transport {
       return sdkRequest(input, { ...init, headers: bearerHeaders }, token);
     }
     const merged = new Headers(headers);
-    if (callHeaders !== undefined)
-      for (const [name, value] of new Headers(callHeaders)) merged.set(name, value);
+    for (const [name, value] of callHeaders) merged.set(name, value);
     return sdkRequest(input, { ...init, headers: merged });
   } as unknown as typeof Request;
 
-  function send(request: Request, init?: RequestInit): Promise<Response> {
+  function send(request: Request): Promise<Response> {
     const method = request.method;
-    const isRead = method === "GET" || method === "HEAD";
-    if (isRead && request.url.includes("/v1/institutions"))
-      request = withClientId(request, institutionsPath, config.clientId);
-    const token = isRead ? tokens.current() : undefined;
-    if (token === undefined) return sendWithRecovery(request, init);
+    // A bearer the request was built with is the current token (built and sent in the same tick).
+    const built = builtWithBearer(request);
+    const token = method === "GET" || method === "HEAD" ? built || tokens.current() : undefined;
+    if (token === undefined) return sendWithRecovery(request);
     // Fast path: a read (never a body) with a fresh token, one attempt whose promise is the result;
     // an answer that is not 2xx, or a failure, continues in the renewal and retry loop.
-    if (builtWithBearer(request) !== token) request.headers.set("authorization", `Bearer ${token}`);
+    if (built !== token) request.headers.set("authorization", `Bearer ${token}`);
     const then: AttemptThen = {
-      answer: (response) =>
-        response.ok ? response : sendWithRecovery(request, init, { token, answer: response }),
-      failure: (error) => sendWithRecovery(request, init, { token, answer: Promise.reject(error) }),
+      answer: (response) => (response.ok ? response : sendWithRecovery(request, { token, answer: response })),
+      failure: (error) => sendWithRecovery(request, { token, answer: Promise.reject(error) }),
     };
-    return attempt(request, init, then);
+    return attempt(request, then);
   }
 
   /** Sends with 401 renewal and retries; `first` is the outcome of an attempt already made. */
   async function sendWithRecovery(
     request: Request,
-    init: RequestInit | undefined,
     first?: { token: string; answer: Response | Promise<Response> },
   ): Promise<Response> {
     const signal = request.signal;
@@ -131,7 +129,7 @@ export function createTransport(config: TransportConfig): Transport {
         token = isTokenCall ? "" : (tokens.current() ?? (await untilAborted(tokens.get(), signal)));
         const current = bytes === undefined ? request : rebuild(request, bytes);
         if (!isTokenCall) current.headers.set("authorization", `Bearer ${token}`);
-        answer = attempt(current, init);
+        answer = attempt(current);
       }
       let response: Response;
       try {
@@ -164,28 +162,27 @@ export function createTransport(config: TransportConfig): Transport {
     }
   }
 
-  return { fetch: send, Request: SdkClientRequest, headers, tokens };
+  return { fetch: send, Request: SdkClientRequest };
 }
 
 /** POST /v1/token with the client credentials; retried like a read. Non-2xx answers throw CdasApiError. */
-async function issueToken(config: TransportConfig, attempt: Attempt): Promise<IssuedToken> {
+async function issueToken(
+  config: TransportConfig,
+  attempt: Attempt,
+  url: string,
+  headers: Record<string, string>,
+): Promise<IssuedToken> {
   const { retry, redact } = config;
-  const url = `${config.baseUrl}/v1/token`;
   for (let retries = 0; ; ) {
     const request = sdkRequest(url, {
       method: "POST",
-      headers: {
-        accept: JSON_MEDIA_TYPE,
-        "content-type": JSON_MEDIA_TYPE,
-        "x-platform-version": config.version,
-        "user-agent": config.userAgent,
-      },
+      headers: { ...headers, "content-type": JSON_MEDIA_TYPE },
       body: config.tokenBody(),
     });
     let response: Response;
     let text: string;
     try {
-      response = await attempt(request, undefined);
+      response = await attempt(request);
       text = await response.text();
     } catch (error) {
       const failure = transportFailure(error, "POST", url, redact);
@@ -212,13 +209,10 @@ async function issueToken(config: TransportConfig, attempt: Attempt): Promise<Is
   }
 }
 
-/** Whether a header init (openapi-fetch passes a Headers) has no entry. */
-function isEmptyHeaders(init: HeadersInit): boolean {
-  if (init instanceof Headers) {
-    for (const _ of init) return false;
-    return true;
-  }
-  return Array.isArray(init) ? init.length === 0 : Object.keys(init).length === 0;
+/** Whether a Headers (openapi-fetch always passes one) has no entry. */
+function isEmptyHeaders(headers: Headers): boolean {
+  for (const _ of headers) return false;
+  return true;
 }
 
 /** A CdasApiError from an answer whose body has been read as text. */
@@ -265,11 +259,11 @@ function transportFailure(error: unknown, method: string, url: string, redact: (
 }
 
 /** The institutions list takes the team's client_id: filled in when the caller left it out. */
-function withClientId(request: Request, institutionsPath: string, clientId: string): Request {
-  const url = new URL(request.url);
-  if (url.pathname !== institutionsPath || url.searchParams.get("client_id")) return request;
+function withClientId(input: string | URL, institutionsUrl: string, clientId: string): string | URL {
+  const url = new URL(input);
+  if (`${url.origin}${url.pathname}` !== institutionsUrl || url.searchParams.get("client_id")) return input;
   url.searchParams.set("client_id", clientId);
-  return new Request(url, request);
+  return url;
 }
 
 function rebuild(request: Request, body: ArrayBuffer): Request {

@@ -49,7 +49,7 @@ export type ListItem<V extends Version, P extends ListPath<V>> =
       ? ElementOf<ListBody<V, P>[ItemsKey<V, P>]>
       : never;
 
-type Parameters<Operation> = Operation extends { parameters: infer Params } ? Params : never;
+type ParamsOf<Operation> = Operation extends { parameters: infer Params } ? Params : never;
 
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
 type WithOptional<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extract<keyof T, K>>>;
@@ -66,9 +66,9 @@ type RelaxSection<Params, Section extends string, Keys extends PropertyKey> = Se
 /** What the SDK fills in: the version header on every call, client_id on the institutions list. */
 type SdkFilledQuery<P> = P extends "/v1/institutions" ? "client_id" : never;
 type RelaxedOperation<Operation, P> = Omit<Operation, "parameters"> & {
-  parameters: Omit<Parameters<Operation>, "header" | "query"> &
-    RelaxSection<Parameters<Operation>, "header", "X-Platform-Version"> &
-    RelaxSection<Parameters<Operation>, "query", SdkFilledQuery<P>>;
+  parameters: Omit<ParamsOf<Operation>, "header" | "query"> &
+    RelaxSection<ParamsOf<Operation>, "header", "X-Platform-Version"> &
+    RelaxSection<ParamsOf<Operation>, "query", SdkFilledQuery<P>>;
 };
 
 /**
