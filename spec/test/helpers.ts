@@ -2,10 +2,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { deref as derefNode, inlineRefs, listOperations, operationParameters } from "../openapi/index.js";
+
+export { HTTP_METHODS, resolvePointer as pointer } from "../openapi/index.js";
 
 export type Version = "v1" | "v2" | "v3";
 export const VERSIONS: Version[] = ["v1", "v2", "v3"];
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 /** A node of a JSON document: the tests only read, so a loose record is enough. */
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are arbitrary JSON read by the tests.
@@ -37,48 +39,15 @@ export function freshBundle(version: Version): Node {
 const isObject = (value: unknown): value is Node =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Follows a local JSON pointer such as `#/components/schemas/Account`. */
-export function pointer(doc: Node, ref: string): unknown {
-  if (!ref.startsWith("#")) throw new Error(`not a local reference: ${ref}`);
-  let node: unknown = doc;
-  for (const raw of ref.slice(1).split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isObject(node) && !Array.isArray(node)) throw new Error(`cannot follow ${ref}`);
-    node = (node as Node)[key];
-    if (node === undefined) throw new Error(`dangling reference ${ref}`);
-  }
-  return node;
-}
-
-/** Resolves `$ref` chains at the top of a node; sibling keywords of a `$ref` override the target's. */
+/** Resolves `$ref` chains at the top of a node (sibling keywords override the target's); an object. */
 export function deref(doc: Node, node: unknown): Node {
-  let current = node;
-  const seen = new Set<string>();
-  while (isObject(current) && typeof current.$ref === "string") {
-    if (seen.has(current.$ref)) throw new Error(`reference cycle at ${current.$ref}`);
-    seen.add(current.$ref);
-    const { $ref, ...siblings } = current;
-    const target = pointer(doc, $ref);
-    current = Object.keys(siblings).length ? { ...(target as Node), ...siblings } : target;
-  }
-  if (!isObject(current)) throw new Error(`expected an object, got ${JSON.stringify(current)}`);
-  return current;
+  const resolved = derefNode(doc, node);
+  if (!isObject(resolved)) throw new Error(`expected an object, got ${JSON.stringify(resolved)}`);
+  return resolved;
 }
 
 /** A deep copy with every local `$ref` replaced by its target (the schemas here have no cycles). */
-export function inline(doc: Node, node: unknown, trail: string[] = []): unknown {
-  if (Array.isArray(node)) return node.map((item) => inline(doc, item, trail));
-  if (!isObject(node)) return node;
-  if (typeof node.$ref === "string") {
-    if (trail.includes(node.$ref)) throw new Error(`reference cycle: ${[...trail, node.$ref].join(" -> ")}`);
-    const { $ref, ...siblings } = node;
-    const target = inline(doc, pointer(doc, $ref), [...trail, $ref]);
-    return Object.keys(siblings).length
-      ? { ...(target as Node), ...(inline(doc, siblings, trail) as Node) }
-      : target;
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(doc, value, trail)]));
-}
+export const inline = (doc: Node, node: unknown): unknown => inlineRefs(doc, node);
 
 /** The allOf-merged, oneOf/anyOf-united view of a schema that the fidelity assertions read. */
 export interface Flat {
@@ -228,16 +197,8 @@ export interface Operation {
 }
 
 /** Every operation of a bundle, path items and operations dereferenced. */
-export function operations(doc: Node): Operation[] {
-  const result: Operation[] = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    const pathItem = deref(doc, item);
-    for (const method of HTTP_METHODS) {
-      if (pathItem[method]) result.push({ path, method, op: pathItem[method] });
-    }
-  }
-  return result;
-}
+export const operations = (doc: Node): Operation[] =>
+  listOperations<Node>(doc).map(({ path, method, operation }) => ({ path, method, op: operation }));
 
 /** The operation at path and method, failing clearly when it is missing. */
 export function operation(doc: Node, path: string, method = "get"): Node {
@@ -251,12 +212,7 @@ export function operation(doc: Node, path: string, method = "get"): Node {
 /** The operation's parameters (path-level ones included, operation-level ones winning), dereferenced. */
 export function parameters(doc: Node, path: string, method = "get"): Node[] {
   const item = deref(doc, doc.paths[path]);
-  const byKey = new Map<string, Node>();
-  for (const raw of [...(item.parameters ?? []), ...(item[method]?.parameters ?? [])]) {
-    const param = deref(doc, raw);
-    byKey.set(`${param.in}:${param.name}`, param);
-  }
-  return [...byKey.values()];
+  return operationParameters<Node>(doc, item, item[method] ?? {});
 }
 
 /** The query (or other location) parameter of that name, or undefined. */
