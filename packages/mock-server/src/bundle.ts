@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { responseShape } from "./data/shapes.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -152,6 +153,8 @@ function isExtendedShape(document: JsonObject, schema: unknown, pointer: string)
 
 /** Indexes one bundle and compiles its validators. */
 export function indexBundle(version: string, document: JsonObject): VersionBundle {
+  // A version the sandbox has no response shapes for fails here, at start, not on its first read.
+  responseShape(version);
   const schemaId = `cdas-${version}`;
   const paramAjv = createAjv({ coerceTypes: true });
   const bodyAjv = createAjv({ coerceTypes: false });
