@@ -25,6 +25,15 @@ interface AuthSessionRecord {
   expiresAt: number;
 }
 
+/** The auth session of the documents' examples: its `sess_id` narrows the institutions list like any other. */
+const DOCUMENTED_SESSION: AuthSessionRecord = {
+  id: "as_8d31f0c7",
+  sessionId: "sess_b41e9a06",
+  endUserId: "eu_2f9c81d4",
+  institutionId: "inst_westpac",
+  expiresAt: Number.POSITIVE_INFINITY,
+};
+
 /** The data set, indexes over it and the little runtime state (auth sessions). */
 export class SandboxState {
   readonly accountsById: Map<string, Account>;
@@ -46,6 +55,7 @@ export class SandboxState {
     this.accountsById = new Map(data.accounts.map((a) => [a.id, a]));
     this.productsById = new Map(data.products.map((p) => [p.id, p]));
     this.endUsersById = new Map(data.endUsers.map((u) => [u.id, u]));
+    this.sessions.set(DOCUMENTED_SESSION.sessionId, { ...DOCUMENTED_SESSION });
     this.transactionsByUser = new Map();
     for (const transaction of data.transactions) {
       const list = this.transactionsByUser.get(transaction.endUserId) ?? [];

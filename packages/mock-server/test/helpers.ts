@@ -352,7 +352,7 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
         { path: "/v1/banking/products" },
       ];
     case "getBankingProduct":
-      return ["everyday", "saver", "card", "mortgage", "term"].map((key) => ({
+      return ["everyday", "savings", "card", "mortgage", "term"].map((key) => ({
         path: `/v1/banking/products/prd_cba_${key}`,
       }));
     case "listBankingTransactions":

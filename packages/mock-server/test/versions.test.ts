@@ -17,7 +17,7 @@ type Json = Record<string, any>;
 
 describe("version choice", () => {
   it("uses the default version without the header and refuses an unsupported one with a 400 naming the header", async () => {
-    const path = `/v1/banking/products/prd_cba_saver`;
+    const path = `/v1/banking/products/prd_cba_savings`;
     const implicit = await sandbox.call("GET", path);
     expect(implicit.status).toBe(200);
     assertDocumentedResponse("v2", "GET", "/v1/banking/products/{product_id}", implicit);
@@ -56,7 +56,7 @@ describe("the versions' response shapes", () => {
 
 describe("v1 and v2 shapes of the same data", () => {
   it("product detail: numeric vs string tiers, one vs many applicability conditions, flat vs nested fees, rate array names", async () => {
-    const path = "/v1/banking/products/prd_cba_saver";
+    const path = "/v1/banking/products/prd_cba_savings";
     const v1 = ((await sandbox.get(path, "v1")).body as Json).product;
     const v2 = ((await sandbox.get(path, "v2")).body as Json).product;
     expect(v1.depositRates).toBeDefined();
@@ -150,8 +150,15 @@ describe("determinism", () => {
       expect((await again.get(path(users.person), "v2")).body).toEqual(
         (await sandbox.get(path(users.person), "v2")).body,
       );
+      // The documented ids are the same for every seed; the data behind them is not.
       const otherUsers = await mainEndUsers(other);
-      expect(otherUsers.person).not.toBe(users.person);
+      expect(otherUsers.person).toBe(users.person);
+      expect((await other.get(path(users.person), "v2")).body).not.toEqual(
+        (await sandbox.get(path(users.person), "v2")).body,
+      );
+      const ids = async (s: Sandbox) =>
+        ((await s.get("/v1/end-users", "v2")).body as { id: string }[]).map((u) => u.id);
+      expect((await ids(other)).slice(2)).not.toEqual((await ids(sandbox)).slice(2));
     } finally {
       await Promise.all([again.close(), other.close()]);
     }
