@@ -5,7 +5,15 @@
  * before and after the documents state the paging minimums (`limit`, `page[size]` >= 1, `offset` >= 0).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBundle, mainEndUsers, operationsOf, Sandbox, VERSIONS, validRequests } from "./helpers.js";
+import {
+  loadBundle,
+  mainEndUsers,
+  operationsOf,
+  resolveRef,
+  Sandbox,
+  VERSIONS,
+  validRequests,
+} from "./helpers.js";
 
 type Json = Record<string, unknown>;
 
@@ -20,15 +28,7 @@ afterAll(() => sandbox.close());
 /** Values around the usual bounds of paging and amounts. */
 const PROBES = [-1, 0, 1, 1000, 1001];
 
-function resolve(bundle: Json, node: Json): Json {
-  let current = node;
-  while (typeof current.$ref === "string")
-    current = (current.$ref as string)
-      .slice(2)
-      .split("/")
-      .reduce<Json>((n, k) => n[k.replace(/~1/g, "/").replace(/~0/g, "~")] as Json, bundle);
-  return current;
-}
+const resolve = (bundle: Json, node: Json): Json => resolveRef(bundle, node).node;
 
 /** Whether the schema's documented bounds admit the value. */
 function admits(schema: Json, value: number): boolean {

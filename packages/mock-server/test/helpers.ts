@@ -162,7 +162,8 @@ function ajvFor(version: string): Ajv2020 {
 
 const escapeSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
-function resolveRef(bundle: Json, node: Json): { node: Json; pointer?: string } {
+/** Follows a local `$ref` chain in a bundle: the target node and its pointer. */
+export function resolveRef(bundle: Json, node: Json): { node: Json; pointer?: string } {
   let current = node;
   let pointer: string | undefined;
   while (typeof current.$ref === "string") {

@@ -3,7 +3,14 @@
  * examples, with the ids the documents use) gets a 2xx from the sandbox's default seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, loadBundle, operationsOf, Sandbox, VERSIONS } from "./helpers.js";
+import {
+  assertDocumentedResponse,
+  loadBundle,
+  operationsOf,
+  resolveRef,
+  Sandbox,
+  VERSIONS,
+} from "./helpers.js";
 
 type Json = Record<string, unknown>;
 
@@ -13,15 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-function resolve(bundle: Json, node: Json): Json {
-  let current = node;
-  while (typeof current.$ref === "string")
-    current = (current.$ref as string)
-      .slice(2)
-      .split("/")
-      .reduce<Json>((n, k) => n[k.replace(/~1/g, "/").replace(/~0/g, "~")] as Json, bundle);
-  return current;
-}
+const resolve = (bundle: Json, node: Json): Json => resolveRef(bundle, node).node;
 
 /** The example of a parameter or media type: `example`, else the first of `examples`. */
 function exampleOf(bundle: Json, node: Json): unknown {
