@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { responseShape } from "./data/shapes.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -150,153 +151,36 @@ function isExtendedShape(document: JsonObject, schema: unknown, pointer: string)
   return false;
 }
 
+/** What indexing one bundle shares: the document, its Ajv instances and a `$ref` maker into it. */
+interface IndexContext {
+  document: JsonObject;
+  paramAjv: Ajv2020;
+  bodyAjv: Ajv2020;
+  ref: (pointer: string) => { $ref: string };
+}
+
 /** Indexes one bundle and compiles its validators. */
 export function indexBundle(version: string, document: JsonObject): VersionBundle {
+  // A version the sandbox has no response shapes for fails here, at start, not on its first read.
+  responseShape(version);
   const schemaId = `cdas-${version}`;
-  const paramAjv = createAjv({ coerceTypes: true });
-  const bodyAjv = createAjv({ coerceTypes: false });
-  paramAjv.addSchema(document, schemaId);
-  bodyAjv.addSchema(document, schemaId);
-  const ref = (pointer: string) => ({ $ref: `${schemaId}#${pointer}` });
+  const context: IndexContext = {
+    document,
+    paramAjv: createAjv({ coerceTypes: true }),
+    bodyAjv: createAjv({ coerceTypes: false }),
+    ref: (pointer) => ({ $ref: `${schemaId}#${pointer}` }),
+  };
+  context.paramAjv.addSchema(document, schemaId);
+  context.bodyAjv.addSchema(document, schemaId);
 
   const operations: OperationInfo[] = [];
-  const globalSecurity = document.security as JsonObject[] | undefined;
   const paths = (document.paths ?? {}) as JsonObject;
   for (const [path, rawPathItem] of Object.entries(paths)) {
     const pathPointer = `/paths/${escapePointer(path)}`;
     const { node: pathItem, pointer: pathItemPointer } = resolveLocal(document, rawPathItem, pathPointer);
     for (const method of HTTP_METHODS) {
-      const operation = pathItem[method] as JsonObject | undefined;
-      if (!operation) continue;
-      const opPointer = `${pathItemPointer}/${method}`;
-
-      const parameters: ParameterInfo[] = [];
-      const schemaPointers = new Map<string, string>();
-      const rawParams = [
-        ...((pathItem.parameters as unknown[]) ?? []).map(
-          (p, i) => [p, `${pathItemPointer}/parameters/${i}`] as const,
-        ),
-        ...((operation.parameters as unknown[]) ?? []).map(
-          (p, i) => [p, `${opPointer}/parameters/${i}`] as const,
-        ),
-      ];
-      for (const [raw, pointer] of rawParams) {
-        const { node, pointer: resolvedPointer } = resolveLocal(document, raw, pointer);
-        const info: ParameterInfo = {
-          name: node.name as string,
-          in: node.in as ParameterInfo["in"],
-          required: node.required === true,
-          schema: (node.schema as JsonObject) ?? {},
-        };
-        const existing = parameters.findIndex((p) => p.name === info.name && p.in === info.in);
-        if (existing >= 0) parameters.splice(existing, 1);
-        parameters.push(info);
-        schemaPointers.set(`${info.in}:${info.name}`, `${resolvedPointer}/schema`);
-      }
-
-      const objectSchema = (location: string, closed: boolean, caseInsensitive = false) => {
-        const selected = parameters.filter((p) => p.in === location && !isVersionHeader(p));
-        const key = (name: string) => (caseInsensitive ? name.toLowerCase() : name);
-        return {
-          type: "object",
-          properties: Object.fromEntries(
-            selected.map((p) => [key(p.name), ref(schemaPointers.get(`${p.in}:${p.name}`)!)]),
-          ),
-          required: selected.filter((p) => p.required).map((p) => key(p.name)),
-          additionalProperties: !closed,
-        };
-      };
-
-      let validateBody: ValidateFunction | null = null;
-      let bodyProperties: Set<string> | null = null;
-      let bodyRequired = false;
-      if (operation.requestBody) {
-        const { node: body, pointer: bodyPointer } = resolveLocal(
-          document,
-          operation.requestBody,
-          `${opPointer}/requestBody`,
-        );
-        bodyRequired = body.required === true;
-        const content = (body.content ?? {}) as JsonObject;
-        const mediaType = Object.keys(content).find((type) => type.includes("json"));
-        if (mediaType) {
-          const schemaPointer = `${bodyPointer}/content/${escapePointer(mediaType)}/schema`;
-          validateBody = bodyAjv.compile(ref(schemaPointer));
-          const schema = resolveLocal(document, getPointer(document, schemaPointer), schemaPointer).node;
-          const properties = schema.properties as JsonObject | undefined;
-          if (properties && schema.additionalProperties !== true)
-            bodyProperties = new Set(Object.keys(properties));
-        }
-      }
-
-      const errors = new Map<string, ErrorResponseInfo>();
-      let successHasLinks = false;
-      const responses = (operation.responses ?? {}) as JsonObject;
-      for (const [status, rawResponse] of Object.entries(responses)) {
-        const responsePointer = `${opPointer}/responses/${escapePointer(status)}`;
-        const { node: response, pointer: resolvedResponsePointer } = resolveLocal(
-          document,
-          rawResponse,
-          responsePointer,
-        );
-        const content = (response.content ?? {}) as JsonObject;
-        const [mediaType] = Object.keys(content);
-        if (!mediaType) continue;
-        const schema = (content[mediaType] as JsonObject).schema;
-        const schemaPointer = `${resolvedResponsePointer}/content/${escapePointer(mediaType)}/schema`;
-        if (status.startsWith("2")) {
-          const resolved = schema ? resolveLocal(document, schema, schemaPointer).node : {};
-          successHasLinks = Boolean((resolved.properties as JsonObject | undefined)?.links);
-        } else {
-          errors.set(status, { mediaType, extended: isExtendedShape(document, schema, schemaPointer) });
-        }
-      }
-
-      const security = (operation.security as JsonObject[] | undefined) ?? globalSecurity ?? [];
-      const optional =
-        security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
-      const scopes = [
-        ...new Set(security.flatMap((requirement) => Object.values(requirement).flat() as string[])),
-      ];
-      const paging = operation["x-cdas-pagination"] as Pagination | undefined;
-
-      const numericQuery = new Map<string, "integer" | "number">();
-      for (const p of parameters) {
-        if (p.in !== "query") continue;
-        const pointer = schemaPointers.get(`query:${p.name}`)!;
-        const type = resolveLocal(document, p.schema, pointer).node.type;
-        if (type === "integer" || type === "number") numericQuery.set(p.name, type);
-      }
-      const defaults = new Map<string, unknown>();
-      for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
-
-      operations.push({
-        version,
-        method: method.toUpperCase(),
-        path,
-        operationId: operation.operationId as string,
-        parameters,
-        security: security.length === 0 ? null : { optional, scopes },
-        pagination: paging ?? null,
-        successHasLinks,
-        hasBody: Boolean(operation.requestBody),
-        bodyRequired,
-        errors,
-        validateQuery: paramAjv.compile(objectSchema("query", true)),
-        validatePath: parameters.some((p) => p.in === "path")
-          ? paramAjv.compile(objectSchema("path", true))
-          : null,
-        validateHeaders: parameters.some((p) => p.in === "header" && !isVersionHeader(p))
-          ? paramAjv.compile(objectSchema("header", false, true))
-          : null,
-        validateBody,
-        versionHeaderRequired: parameters.some((p) => isVersionHeader(p) && p.required),
-        cursorBackward: parameters.some((p) => p.in === "query" && p.name === "page[before]"),
-        bodyProperties,
-        defaults,
-        numericQuery,
-        requiredQuery: new Set(parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name)),
-      });
+      if (!pathItem[method]) continue;
+      operations.push(indexOperation(context, version, path, pathItem, pathItemPointer, method));
     }
   }
   const operationsByPath = new Map<string, Map<string, OperationInfo>>();
@@ -306,6 +190,189 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
     operationsByPath.set(op.path, byMethod);
   }
   return { version, document, operations, operationsByPath };
+}
+
+function indexOperation(
+  context: IndexContext,
+  version: string,
+  path: string,
+  pathItem: JsonObject,
+  pathItemPointer: string,
+  method: (typeof HTTP_METHODS)[number],
+): OperationInfo {
+  const { document, paramAjv } = context;
+  const operation = pathItem[method] as JsonObject;
+  const opPointer = `${pathItemPointer}/${method}`;
+  const { parameters, schemaPointers } = collectParameters(
+    document,
+    pathItem,
+    pathItemPointer,
+    operation,
+    opPointer,
+  );
+  const parameterSchema = (location: ParameterInfo["in"], closed: boolean, caseInsensitive = false) =>
+    paramAjv.compile(
+      parametersSchema(context, parameters, schemaPointers, location, closed, caseInsensitive),
+    );
+  const has = (location: ParameterInfo["in"]) =>
+    parameters.some((p) => p.in === location && !isVersionHeader(p));
+  const body = indexRequestBody(context, operation, opPointer);
+  const { errors, successHasLinks } = indexResponses(document, operation, opPointer);
+  const numericQuery = new Map<string, "integer" | "number">();
+  for (const p of parameters) {
+    if (p.in !== "query") continue;
+    const type = resolveLocal(document, p.schema, schemaPointers.get(`query:${p.name}`)!).node.type;
+    if (type === "integer" || type === "number") numericQuery.set(p.name, type);
+  }
+  const defaults = new Map<string, unknown>();
+  for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
+  return {
+    version,
+    method: method.toUpperCase(),
+    path,
+    operationId: operation.operationId as string,
+    parameters,
+    security: securityOf(operation, document.security as JsonObject[] | undefined),
+    pagination: (operation["x-cdas-pagination"] as Pagination | undefined) ?? null,
+    successHasLinks,
+    hasBody: Boolean(operation.requestBody),
+    ...body,
+    errors,
+    validateQuery: parameterSchema("query", true),
+    validatePath: has("path") ? parameterSchema("path", true) : null,
+    validateHeaders: has("header") ? parameterSchema("header", false, true) : null,
+    versionHeaderRequired: parameters.some((p) => isVersionHeader(p) && p.required),
+    cursorBackward: parameters.some((p) => p.in === "query" && p.name === "page[before]"),
+    defaults,
+    numericQuery,
+    requiredQuery: new Set(parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name)),
+  };
+}
+
+/** Path-item then operation parameters (an operation's overrides the path item's of the same name). */
+function collectParameters(
+  document: JsonObject,
+  pathItem: JsonObject,
+  pathItemPointer: string,
+  operation: JsonObject,
+  opPointer: string,
+): { parameters: ParameterInfo[]; schemaPointers: Map<string, string> } {
+  const parameters: ParameterInfo[] = [];
+  const schemaPointers = new Map<string, string>();
+  const rawParams = [
+    ...((pathItem.parameters as unknown[]) ?? []).map(
+      (p, i) => [p, `${pathItemPointer}/parameters/${i}`] as const,
+    ),
+    ...((operation.parameters as unknown[]) ?? []).map(
+      (p, i) => [p, `${opPointer}/parameters/${i}`] as const,
+    ),
+  ];
+  for (const [raw, pointer] of rawParams) {
+    const { node, pointer: resolvedPointer } = resolveLocal(document, raw, pointer);
+    const info: ParameterInfo = {
+      name: node.name as string,
+      in: node.in as ParameterInfo["in"],
+      required: node.required === true,
+      schema: (node.schema as JsonObject) ?? {},
+    };
+    const existing = parameters.findIndex((p) => p.name === info.name && p.in === info.in);
+    if (existing >= 0) parameters.splice(existing, 1);
+    parameters.push(info);
+    schemaPointers.set(`${info.in}:${info.name}`, `${resolvedPointer}/schema`);
+  }
+  return { parameters, schemaPointers };
+}
+
+/** One object schema over the parameters of a location, each referring to its schema in the bundle. */
+function parametersSchema(
+  context: IndexContext,
+  parameters: ParameterInfo[],
+  schemaPointers: Map<string, string>,
+  location: ParameterInfo["in"],
+  closed: boolean,
+  caseInsensitive: boolean,
+): JsonObject {
+  const selected = parameters.filter((p) => p.in === location && !isVersionHeader(p));
+  const key = (name: string) => (caseInsensitive ? name.toLowerCase() : name);
+  return {
+    type: "object",
+    properties: Object.fromEntries(
+      selected.map((p) => [key(p.name), context.ref(schemaPointers.get(`${p.in}:${p.name}`)!)]),
+    ),
+    required: selected.filter((p) => p.required).map((p) => key(p.name)),
+    additionalProperties: !closed,
+  };
+}
+
+function indexRequestBody(
+  context: IndexContext,
+  operation: JsonObject,
+  opPointer: string,
+): Pick<OperationInfo, "validateBody" | "bodyProperties" | "bodyRequired"> {
+  const result: Pick<OperationInfo, "validateBody" | "bodyProperties" | "bodyRequired"> = {
+    validateBody: null,
+    bodyProperties: null,
+    bodyRequired: false,
+  };
+  if (!operation.requestBody) return result;
+  const { document } = context;
+  const { node: body, pointer: bodyPointer } = resolveLocal(
+    document,
+    operation.requestBody,
+    `${opPointer}/requestBody`,
+  );
+  result.bodyRequired = body.required === true;
+  const content = (body.content ?? {}) as JsonObject;
+  const mediaType = Object.keys(content).find((type) => type.includes("json"));
+  if (!mediaType) return result;
+  const schemaPointer = `${bodyPointer}/content/${escapePointer(mediaType)}/schema`;
+  result.validateBody = context.bodyAjv.compile(context.ref(schemaPointer));
+  const schema = resolveLocal(document, getPointer(document, schemaPointer), schemaPointer).node;
+  const properties = schema.properties as JsonObject | undefined;
+  if (properties && schema.additionalProperties !== true)
+    result.bodyProperties = new Set(Object.keys(properties));
+  return result;
+}
+
+/** Documented error statuses with their media type and shape, and whether the success body has `links`. */
+function indexResponses(
+  document: JsonObject,
+  operation: JsonObject,
+  opPointer: string,
+): { errors: Map<string, ErrorResponseInfo>; successHasLinks: boolean } {
+  const errors = new Map<string, ErrorResponseInfo>();
+  let successHasLinks = false;
+  const responses = (operation.responses ?? {}) as JsonObject;
+  for (const [status, rawResponse] of Object.entries(responses)) {
+    const responsePointer = `${opPointer}/responses/${escapePointer(status)}`;
+    const { node: response, pointer: resolvedPointer } = resolveLocal(document, rawResponse, responsePointer);
+    const content = (response.content ?? {}) as JsonObject;
+    const [mediaType] = Object.keys(content);
+    if (!mediaType) continue;
+    const schema = (content[mediaType] as JsonObject).schema;
+    const schemaPointer = `${resolvedPointer}/content/${escapePointer(mediaType)}/schema`;
+    if (status.startsWith("2")) {
+      const resolved = schema ? resolveLocal(document, schema, schemaPointer).node : {};
+      successHasLinks = Boolean((resolved.properties as JsonObject | undefined)?.links);
+    } else {
+      errors.set(status, { mediaType, extended: isExtendedShape(document, schema, schemaPointer) });
+    }
+  }
+  return { errors, successHasLinks };
+}
+
+/** The operation's security (or the document's): null without any, else whether anonymous calls pass and the scopes. */
+function securityOf(
+  operation: JsonObject,
+  globalSecurity: JsonObject[] | undefined,
+): OperationInfo["security"] {
+  const security = (operation.security as JsonObject[] | undefined) ?? globalSecurity ?? [];
+  if (security.length === 0) return null;
+  const optional = security.some((requirement) => Object.keys(requirement).length === 0);
+  const scopes = [
+    ...new Set(security.flatMap((requirement) => Object.values(requirement).flat() as string[])),
+  ];
+  return { optional, scopes };
 }
 
 /** A readable sentence naming the field an Ajv error is about. */

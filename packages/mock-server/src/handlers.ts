@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { OperationInfo } from "./bundle.js";
 import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./data/model.js";
+import { type ResponseShape, responseShape } from "./data/shapes.js";
 import * as views from "./data/views.js";
 import { addDays } from "./dates.js";
 import { ApiError } from "./errors.js";
@@ -23,6 +24,15 @@ interface AuthSessionRecord {
   institutionId: string | undefined;
   expiresAt: number;
 }
+
+/** The auth session of the documents' examples: its `sess_id` narrows the institutions list like any other. */
+const DOCUMENTED_SESSION: AuthSessionRecord = {
+  id: "as_8d31f0c7",
+  sessionId: "sess_b41e9a06",
+  endUserId: "eu_2f9c81d4",
+  institutionId: "inst_westpac",
+  expiresAt: Number.POSITIVE_INFINITY,
+};
 
 /** The data set, indexes over it and the little runtime state (auth sessions). */
 export class SandboxState {
@@ -45,6 +55,7 @@ export class SandboxState {
     this.accountsById = new Map(data.accounts.map((a) => [a.id, a]));
     this.productsById = new Map(data.products.map((p) => [p.id, p]));
     this.endUsersById = new Map(data.endUsers.map((u) => [u.id, u]));
+    this.sessions.set(DOCUMENTED_SESSION.sessionId, { ...DOCUMENTED_SESSION });
     this.transactionsByUser = new Map();
     for (const transaction of data.transactions) {
       const list = this.transactionsByUser.get(transaction.endUserId) ?? [];
@@ -80,6 +91,9 @@ export type HandlerResult =
     };
 
 type Handler = (context: HandlerContext) => HandlerResult;
+
+/** The response forms of the request's version (shapes.ts); an undeclared version throws. */
+const shapeOf = (context: HandlerContext): ResponseShape => responseShape(context.version);
 
 const MODULE_VIEWS: ReadonlySet<unknown> = new Set(Object.values(views));
 
@@ -318,13 +332,14 @@ export const handlers: Record<string, Handler> = {
   },
 
   listBankingAccounts(context) {
-    const { state, version } = context;
+    const { state } = context;
+    const shape = shapeOf(context);
     return list(context, byUser(state.data.accounts, context), (account) =>
       views.bankingAccountView(
         account,
         state.productsById.get(account.productId)!,
         state.endUsersById.get(account.endUserId)!,
-        version,
+        shape,
       ),
     );
   },
@@ -353,22 +368,21 @@ export const handlers: Record<string, Handler> = {
     return {
       kind: "body",
       body: {
-        product: views.bankingProductDetailView(product, context.state.data.products, context.version),
+        product: views.bankingProductDetailView(product, context.state.data.products, shapeOf(context)),
       },
     };
   },
 
   listBankingTransactions(context) {
     // No documented parameters: the team's transactions of the default window, newest first.
-    const { state, version } = context;
+    const { state } = context;
+    const shape = shapeOf(context);
     const from = addDays(state.today, -(DEFAULT_TRANSACTION_WINDOW_DAYS - 1));
     const recent = state.data.transactions.filter((t) => t.postedDate >= from && t.postedDate <= state.today);
     return {
       kind: "body",
       body: {
-        transactions: recent.map((t) =>
-          views.bankingTransactionView(t, state.accountsById.get(t.accountId)!, version),
-        ),
+        transactions: recent.map((t) => views.bankingTransactionView(t, shape)),
       },
     };
   },
@@ -410,21 +424,13 @@ export const handlers: Record<string, Handler> = {
   },
 
   getCommonIdentity(context) {
-    const { state, version } = context;
-    const users = state.data.endUsers.filter((u) => u.hasData);
-    const identities = users.map((u) =>
-      views.commonIdentityView(
-        u,
-        state.data.consents.filter((c) => c.endUserId === u.id && c.active),
-      ),
-    );
-    const body: Record<string, unknown> = { identities };
-    if (version === "v1" && users[0]) body.customer = views.commonCustomerView(users[0]);
-    return { kind: "body", body };
+    const users = context.state.data.endUsers.filter((u) => u.hasData);
+    return { kind: "body", body: views.commonIdentityResponse(users, shapeOf(context)) };
   },
 
   listConsents(context) {
-    const { state, version, query } = context;
+    const { state, query } = context;
+    const shape = shapeOf(context);
     let consents = state.data.consents;
     const expiresBefore = text(query.expires_before);
     if (expiresBefore !== undefined) {
@@ -433,7 +439,7 @@ export const handlers: Record<string, Handler> = {
         throw new ApiError(400, "parameter expires_before must be a date or date-time", "bad_request");
       consents = consents.filter((c) => Date.parse(c.expiresAt) < cutOff);
     }
-    return list(context, consents, (consent) => views.consentView(consent, version), true);
+    return list(context, consents, (consent) => views.consentView(consent, shape), true);
   },
 
   listEndUsers: (context) => list(context, context.state.data.endUsers, views.endUserView, true),

@@ -159,9 +159,9 @@ describe("cursor paging", () => {
   });
 
   it("v3 consent and end-user lists page only when asked (opt-in), v1 and v2 return bare arrays", async () => {
-    for (const [path, key] of [
-      ["/v1/consent", "consents"],
-      ["/v1/end-users", "end_users"],
+    for (const [path, key, v3Id, v2Id] of [
+      ["/v1/consent", "consents", "arrangementId", "arrangement_id"],
+      ["/v1/end-users", "end_users", "id", "id"],
     ] as const) {
       const bare = (await sandbox.get(path, "v2")).body as unknown[];
       expect(Array.isArray(bare)).toBe(true);
@@ -170,7 +170,8 @@ describe("cursor paging", () => {
       expect(unpaged.links).toBeUndefined();
       const pages = await walk(`${path}?page%5Bsize%5D=3`, "v3", key, path);
       expect(pages.length).toBe(Math.ceil(bare.length / 3));
-      expect(ids(pages.flat(), "id")).toEqual(ids(bare, "id"));
+      expect(ids(pages.flat(), v3Id)).toEqual(ids(bare, v2Id));
+      expect(ids(bare, v2Id).every((id) => typeof id === "string")).toBe(true);
     }
   });
 });

@@ -53,9 +53,9 @@ const BANKS: { id: string; name: string; brand: string; bsbs: string[]; website:
     website: "https://www.anz.com.au",
   },
   {
-    id: "inst_macquarie",
+    id: "inst_mqg",
     name: "Macquarie Bank",
-    brand: "macquarie",
+    brand: "mqg",
     bsbs: ["182-512", "182-222"],
     website: "https://www.macquarie.com.au",
   },
@@ -78,7 +78,7 @@ const RETAILERS: { id: string; name: string; brand: string; website: string }[] 
     brand: "energyaustralia",
     website: "https://www.energyaustralia.com.au",
   },
-  { id: "inst_red", name: "Red Energy", brand: "red-energy", website: "https://www.redenergy.com.au" },
+  { id: "inst_red_energy", name: "Red Energy", brand: "red-energy", website: "https://www.redenergy.com.au" },
   { id: "inst_alinta", name: "Alinta Energy", brand: "alinta", website: "https://www.alintaenergy.com.au" },
 ];
 
@@ -195,6 +195,9 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
     rng,
     BANKS.map((bank) => bank.id),
   );
+  // The person banks first with CBA, as the documents' examples do (`acc_cba_7731`).
+  const cba = bankOrder.indexOf("inst_cba");
+  [bankOrder[0], bankOrder[cba]] = [bankOrder[cba]!, bankOrder[0]!];
   const retailerOrder = shuffle(
     rng,
     RETAILERS.map((retailer) => retailer.id),
@@ -231,15 +234,29 @@ export function newestFirst(a: Transaction, b: Transaction): number {
   return b.sequence - a.sequence;
 }
 
+/**
+ * Ids the documents' examples use, given to the first records made with each prefix, so a request
+ * copied from the reference reaches data (the person, the organisation, the first consent and the
+ * first CBA account). The random draw still happens, so every other id stays as the seed makes it.
+ */
+export const DOCUMENTED_IDS: Readonly<Record<string, readonly string[]>> = {
+  eu: ["eu_2f9c81d4", "eu_7a03e5b2"],
+  cns: ["cns_5e1f0a92"],
+  acc_cba: ["acc_cba_7731"],
+};
+
 class IdMaker {
-  private readonly used = new Set<string>();
+  private readonly used = new Set<string>(Object.values(DOCUMENTED_IDS).flat());
+  private readonly made = new Map<string, number>();
   constructor(private readonly rng: Prng) {}
   make(prefix: string, length = 8): string {
     for (;;) {
       const id = `${prefix}_${this.rng.hex(length)}`;
       if (!this.used.has(id)) {
         this.used.add(id);
-        return id;
+        const count = this.made.get(prefix) ?? 0;
+        this.made.set(prefix, count + 1);
+        return DOCUMENTED_IDS[prefix]?.[count] ?? id;
       }
     }
   }
@@ -479,7 +496,7 @@ const PERSON_ACCOUNTS: AccountPlan[] = [
   { productKey: "card", category: "CRED_AND_CHRG_CARDS", bankIndex: 0, nickname: "Credit Card" },
   { productKey: "mortgage", category: "RESIDENTIAL_MORTGAGES", bankIndex: 0, nickname: "Home Loan" },
   {
-    productKey: "saver",
+    productKey: "savings",
     category: "TRANS_AND_SAVINGS_ACCOUNTS",
     bankIndex: 1,
     nickname: "Rainy Day Savings",

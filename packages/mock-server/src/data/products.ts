@@ -173,7 +173,7 @@ function templates(bank: Bank, rng: Prng): Template[] {
       bundle: "Everyday Banking",
     },
     {
-      key: "saver",
+      key: "savings",
       category: "TRANS_AND_SAVINGS_ACCOUNTS",
       name: `${bank.name} Online Saver`,
       description: "An online savings account with a bonus rate each month you grow your balance.",

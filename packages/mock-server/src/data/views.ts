@@ -1,7 +1,8 @@
 /**
- * Response shapes of each version, derived from the one internal model. v1 and v2 differ only where
- * the interface says they do (rate tiers, applicability conditions, fees, `is_activated`,
- * `extended_data`, `customer`); v3 differs from v2 only in the consent and end-user lists.
+ * Response bodies, derived from the one internal model. A view serves only the fields the bundles
+ * declare; where the interface gives no field list (the consent record beyond `arrangement_id` and
+ * `active`, the detailed banking transaction, the common identity items), it serves what is
+ * documented and nothing else. Versions differ only through the flags of shapes.ts.
  */
 import { streetLine } from "./generate.js";
 import type {
@@ -26,6 +27,7 @@ import type {
   Tier,
   Transaction,
 } from "./model.js";
+import type { ResponseShape } from "./shapes.js";
 
 type Json = Record<string, unknown>;
 export const CURRENCY = "AUD";
@@ -235,35 +237,11 @@ export function institutionView(institution: Institution): Json {
   return view;
 }
 
-export function consentView(consent: Consent, version: string): Json {
-  if (version === "v3") {
-    return {
-      id: consent.id,
-      arrangementId: consent.arrangementId,
-      endUserId: consent.endUserId,
-      institutionId: consent.institutionId,
-      active: consent.active,
-      status: consent.status,
-      createdAt: consent.createdAt,
-      expiresAt: consent.expiresAt,
-      revokedAt: consent.revokedAt,
-      permissions: consent.permissions,
-      sharingDurationDays: consent.sharingDurationDays,
-    };
-  }
-  return {
-    id: consent.id,
-    arrangement_id: consent.arrangementId,
-    end_user_id: consent.endUserId,
-    institution_id: consent.institutionId,
-    active: consent.active,
-    status: consent.status,
-    created_at: consent.createdAt,
-    expires_at: consent.expiresAt,
-    revoked_at: consent.revokedAt,
-    permissions: consent.permissions,
-    sharing_duration_days: consent.sharingDurationDays,
-  };
+/** The consent fields the interface gives (`arrangement_id`, `active`); the rest are not shown. */
+export function consentView(consent: Consent, shape: ResponseShape): Json {
+  return shape.consentFields === "camelCase"
+    ? { arrangementId: consent.arrangementId, active: consent.active }
+    : { arrangement_id: consent.arrangementId, active: consent.active };
 }
 
 export function endUserView(endUser: EndUser): Json {
@@ -272,30 +250,30 @@ export function endUserView(endUser: EndUser): Json {
 
 // ---- Detailed banking family --------------------------------------------------------------------
 
-function tierView(tier: Tier, version: string): Json {
+function tierView(tier: Tier, shape: ResponseShape): Json {
   const condition = { additional_info: tier.info, additional_info_uri: "" };
-  const v1 = version === "v1";
+  const bound = (value: number) => (shape.tierBounds === "number" ? value : value.toFixed(2));
   return compact({
     name: tier.name,
     unit_of_measure: tier.unitOfMeasure,
     rate_application_method: tier.method,
-    minimum_value: v1 ? tier.minimum : tier.minimum.toFixed(2),
-    maximum_value: tier.maximum === null ? null : v1 ? tier.maximum : tier.maximum.toFixed(2),
+    minimum_value: bound(tier.minimum),
+    maximum_value: tier.maximum === null ? null : bound(tier.maximum),
     additional_info: tier.info,
-    applicability_conditions: v1
-      ? condition
-      : [
-          {
-            rate_applicability_type: tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE",
-            additional_value: "",
-            ...condition,
-          },
-        ],
+    applicability_conditions:
+      shape.applicabilityConditions === "object"
+        ? condition
+        : [
+            {
+              rate_applicability_type: tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE",
+              additional_value: "",
+              ...condition,
+            },
+          ],
   });
 }
 
-export function rateView(rate: Rate, version: string): Json {
-  const v1 = version === "v1";
+export function rateView(rate: Rate, shape: ResponseShape): Json {
   const condition = { additional_info: rate.condition, additional_info_uri: rate.infoUri };
   const view: Json = {
     rate: rate.rate,
@@ -303,18 +281,19 @@ export function rateView(rate: Rate, version: string): Json {
     application_frequency: rate.applicationFrequency,
     additional_info: rate.info,
     additional_info_uri: rate.infoUri,
-    applicability_conditions: v1
-      ? condition
-      : [
-          {
-            rate_applicability_type: rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER",
-            additional_value: "",
-            ...condition,
-          },
-        ],
-    tiers: rate.tiers.map((tier) => tierView(tier, version)),
+    applicability_conditions:
+      shape.applicabilityConditions === "object"
+        ? condition
+        : [
+            {
+              rate_applicability_type: rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER",
+              additional_value: "",
+              ...condition,
+            },
+          ],
+    tiers: rate.tiers.map((tier) => tierView(tier, shape)),
   };
-  if (!v1) view.application_type = rate.applicationType;
+  if (shape.rateApplicationType) view.application_type = rate.applicationType;
   if (rate.kind === "deposit") view.deposit_rate_type = rate.rateType;
   else {
     view.lending_rate_type = rate.rateType;
@@ -332,7 +311,7 @@ const RATE_KEY = {
   accrued: "accrued_rate",
 } as const;
 
-export function feeView(fee: Fee, version: string): Json {
+export function feeView(fee: Fee, shape: ResponseShape): Json {
   const base: Json = {
     name: fee.name,
     fee_type: fee.feeType,
@@ -349,7 +328,7 @@ export function feeView(fee: Fee, version: string): Json {
         additional_info: e.info,
       })),
     };
-    if (version === "v1") {
+    if (shape.feeForm === "flat") {
       if (discount.amountCents !== null) view.amount = money(discount.amountCents);
       if (discount.rate !== null) view.fee_rate = discount.rate;
     } else if (discount.amountCents !== null) {
@@ -361,7 +340,7 @@ export function feeView(fee: Fee, version: string): Json {
     }
     return view;
   });
-  if (version === "v1") {
+  if (shape.feeForm === "flat") {
     if (fee.amountCents !== null) base.amount = money(fee.amountCents);
     if (fee.rate !== null && fee.rateType) base[RATE_KEY[fee.rateType]] = fee.rate;
     if (fee.accrualFrequency) base.accrual_frequency = fee.accrualFrequency;
@@ -376,7 +355,7 @@ export function feeView(fee: Fee, version: string): Json {
   return base;
 }
 
-function featureView(feature: Feature, version: string, withActivation: boolean): Json {
+function featureView(feature: Feature, shape: ResponseShape, withActivation: boolean): Json {
   const view: Json = {
     feature_type: feature.featureType,
     additional_info: feature.info,
@@ -384,7 +363,11 @@ function featureView(feature: Feature, version: string, withActivation: boolean)
   };
   if (withActivation)
     view.is_activated =
-      version === "v1" ? feature.activated : feature.activated ? "ACTIVATED" : "NOT_ACTIVATED";
+      shape.featureActivation === "boolean"
+        ? feature.activated
+        : feature.activated
+          ? "ACTIVATED"
+          : "NOT_ACTIVATED";
   return view;
 }
 
@@ -421,7 +404,7 @@ export function bankingAccountView(
   account: Account,
   product: BankingProduct,
   owner: EndUser,
-  version: string,
+  shape: ResponseShape,
 ): Json {
   const deposit = product.rates.filter((r) => r.kind === "deposit");
   const lending = product.rates.filter((r) => r.kind === "lending");
@@ -442,10 +425,10 @@ export function bankingAccountView(
     creation_date: account.creationDate,
     is_owned: account.isOwned,
     addresses: [bankingAddress(account.address, owner.name, owner.type === "PERSON")],
-    deposit_rates: deposit.map((r) => rateView(r, version)),
-    lending_rates: lending.map((r) => rateView(r, version)),
-    features: product.features.map((f) => featureView(f, version, true)),
-    fees: product.fees.map((f) => feeView(f, version)),
+    deposit_rates: deposit.map((r) => rateView(r, shape)),
+    lending_rates: lending.map((r) => rateView(r, shape)),
+    features: product.features.map((f) => featureView(f, shape, true)),
+    fees: product.fees.map((f) => feeView(f, shape)),
   };
   if (product.bundleName) view.bundle_name = product.bundleName;
   if (account.specificType) view.specific_account_u_type = account.specificType;
@@ -620,10 +603,10 @@ export function bankingProductView(product: BankingProduct): Json {
 export function bankingProductDetailView(
   product: BankingProduct,
   catalogue: BankingProduct[],
-  version: string,
+  shape: ResponseShape,
 ): Json {
-  const deposit = product.rates.filter((r) => r.kind === "deposit").map((r) => rateView(r, version));
-  const lending = product.rates.filter((r) => r.kind === "lending").map((r) => rateView(r, version));
+  const deposit = product.rates.filter((r) => r.kind === "deposit").map((r) => rateView(r, shape));
+  const lending = product.rates.filter((r) => r.kind === "lending").map((r) => rateView(r, shape));
   const bundleMates = product.bundleName
     ? catalogue.filter(
         (p) => p.institutionId === product.institutionId && p.bundleName === product.bundleName,
@@ -650,10 +633,10 @@ export function bankingProductDetailView(
       additional_value: e.value,
       additional_info: e.info,
     })),
-    features: product.features.map((f) => featureView(f, version, false)),
-    fees: product.fees.map((f) => feeView(f, version)),
+    features: product.features.map((f) => featureView(f, shape, false)),
+    fees: product.fees.map((f) => feeView(f, shape)),
   };
-  if (version === "v1") {
+  if (shape.productRateKeys === "camelCase") {
     view.depositRates = deposit;
     view.lendingRates = lending;
   } else {
@@ -663,91 +646,36 @@ export function bankingProductDetailView(
   return view;
 }
 
-export function bankingTransactionView(transaction: Transaction, account: Account, version: string): Json {
-  const view: Json = compact({
-    transaction_id: transaction.id,
-    account_id: transaction.accountId,
-    arrangement_id: account.arrangementId,
-    platform_id: PLATFORM_ID,
-    institution_id: account.institutionId,
-    is_detail_available: transaction.npp !== null,
-    type: transaction.detailType,
-    status: transaction.status,
-    description: transaction.description,
-    posting_date_time: transaction.status === "POSTED" ? `${transaction.postedDate}T00:00:00Z` : null,
-    execution_date_time: `${transaction.executionDate}T${String(Math.floor(transaction.minuteOfDay / 60)).padStart(2, "0")}:${String(transaction.minuteOfDay % 60).padStart(2, "0")}:00Z`,
-    amount: money(transaction.amountCents),
-    currency: CURRENCY,
-    reference: transaction.reference,
-    merchant_name: transaction.merchantName,
-    merchant_category_code: transaction.merchantCategoryCode,
-    biller_code: transaction.billerCode,
-  });
-  if (transaction.npp) {
-    const endToEndId = `E2E${transaction.reference}`;
-    view.extended_data =
-      version === "v1"
-        ? {
-            nppPayload: { extendedDescription: transaction.npp.extendedDescription, endToEndId },
-            service: transaction.npp.service,
-            x2p101_payload: {
-              extended_description: transaction.npp.extendedDescription,
-              end_to_end_id: endToEndId,
-            },
-          }
-        : {
-            extension_u_type: "nppPayload",
-            npp_payload: {
-              extended_description: transaction.npp.extendedDescription,
-              service: transaction.npp.service,
-              service_version: transaction.npp.serviceVersion,
-            },
-          };
-  }
-  return view;
-}
-
-/** The v1 `customer` object (deprecated, removed in v2) and the identity items. */
-export function commonCustomerView(endUser: EndUser): Json {
-  if (endUser.type === "PERSON") {
-    return {
-      customer_u_type: "person",
-      person: {
-        first_name: endUser.firstName,
-        last_name: endUser.lastName,
-        middle_names: endUser.middleNames ?? [],
-        last_update_time: endUser.createdAt,
-      },
-    };
-  }
+/**
+ * A detailed banking transaction. The interface shows no field list for this record, only how
+ * `extended_data` changes between versions, so that is all it carries (and only for NPP payments).
+ * In v1 the fields of `nppPayload` and the types of `service` and `x2p101_payload` are not shown:
+ * `nppPayload` is empty, `service` names the overlay service and `x2p101_payload` is left out.
+ */
+export function bankingTransactionView(transaction: Transaction, shape: ResponseShape): Json {
+  const npp = transaction.npp;
+  if (!npp) return {};
+  if (shape.extendedData === "nppPayload") return { extended_data: { nppPayload: {}, service: npp.service } };
   return {
-    customer_u_type: "organisation",
-    organisation: {
-      business_name: endUser.organisationName,
-      abn: endUser.abn,
-      acn: endUser.acn,
-      last_update_time: endUser.createdAt,
+    extended_data: {
+      extension_u_type: "nppPayload",
+      npp_payload: {
+        extended_description: npp.extendedDescription,
+        service: npp.service,
+        service_version: npp.serviceVersion,
+      },
     },
   };
 }
 
-export function commonIdentityView(endUser: EndUser, consents: Consent[]): Json {
-  return compact({
-    end_user_id: endUser.id,
-    type: endUser.type,
-    name: endUser.name,
-    first_name: endUser.firstName,
-    middle_names: endUser.middleNames,
-    last_name: endUser.lastName,
-    date_of_birth: endUser.dateOfBirth,
-    organisation_name: endUser.organisationName,
-    abn: endUser.abn,
-    acn: endUser.acn,
-    emails: [{ type: "PRIMARY", address: endUser.email }],
-    phones: [{ type: endUser.phoneType, number: endUser.phone }],
-    addresses: endUser.addresses.map(identityAddress),
-    arrangement_ids: consents.map((c) => c.arrangementId),
-  });
+/**
+ * The common identity response: the interface shows no fields for `identities[]` items nor for the
+ * deprecated v1 `customer`, so each is an empty object (one identity per end user with data).
+ */
+export function commonIdentityResponse(endUsers: EndUser[], shape: ResponseShape): Json {
+  const body: Json = { identities: endUsers.map(() => ({})) };
+  if (shape.identityCustomer && endUsers.length > 0) body.customer = {};
+  return body;
 }
 
 // ---- Detailed energy family ---------------------------------------------------------------------

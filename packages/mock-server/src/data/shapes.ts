@@ -1,0 +1,74 @@
+/**
+ * The one place where the sandbox's versions differ: each version's response forms, spelt out in
+ * full (no version inherits another's), beside the interface's versioning tables (v1 to v2: rate
+ * tiers, applicability conditions, `application_type`, fees and discounts, `is_activated`,
+ * `extended_data`, `customer`; v2 to v3: the consent and end-user lists). The views read these
+ * flags and never compare version names. A version with no entry here fails at start.
+ */
+export interface ResponseShape {
+  /** `minimum_value`/`maximum_value` of rate tiers: numbers (v1) or strings (v2 on). */
+  tierBounds: "number" | "string";
+  /** `applicability_conditions` on rates and tiers: one object (v1) or an array of typed conditions. */
+  applicabilityConditions: "object" | "array";
+  /** Whether rate objects carry `application_type` (new in v2). */
+  rateApplicationType: boolean;
+  /** Fees and discounts: flat amount and rate fields (v1) or `*_method_u_type` with nested forms. */
+  feeForm: "flat" | "method";
+  /** Account feature `is_activated`: a boolean (v1) or a string enum (v2 on). */
+  featureActivation: "boolean" | "string";
+  /** Transactions `extended_data`: `nppPayload` with root `service`/`x2p101_payload` (v1) or `npp_payload`. */
+  extendedData: "nppPayload" | "npp_payload";
+  /** Rate arrays of the product detail: `depositRates` (v1) or `deposit_rates`. */
+  productRateKeys: "camelCase" | "snake_case";
+  /** Whether the common identity response has the deprecated `customer` (v1 only). */
+  identityCustomer: boolean;
+  /** Consent field names: `arrangement_id` (v1, v2) or `arrangementId` (v3). */
+  consentFields: "snake_case" | "camelCase";
+}
+
+export const RESPONSE_SHAPES: Readonly<Record<string, ResponseShape>> = {
+  v1: {
+    tierBounds: "number",
+    applicabilityConditions: "object",
+    rateApplicationType: false,
+    feeForm: "flat",
+    featureActivation: "boolean",
+    extendedData: "nppPayload",
+    productRateKeys: "camelCase",
+    identityCustomer: true,
+    consentFields: "snake_case",
+  },
+  v2: {
+    tierBounds: "string",
+    applicabilityConditions: "array",
+    rateApplicationType: true,
+    feeForm: "method",
+    featureActivation: "string",
+    extendedData: "npp_payload",
+    productRateKeys: "snake_case",
+    identityCustomer: false,
+    consentFields: "snake_case",
+  },
+  v3: {
+    tierBounds: "string",
+    applicabilityConditions: "array",
+    rateApplicationType: true,
+    feeForm: "method",
+    featureActivation: "string",
+    extendedData: "npp_payload",
+    productRateKeys: "snake_case",
+    identityCustomer: false,
+    consentFields: "camelCase",
+  },
+};
+
+/** The response forms of a version; throws for a version the sandbox declares none for. */
+export function responseShape(version: string): ResponseShape {
+  const shape = Object.hasOwn(RESPONSE_SHAPES, version) ? RESPONSE_SHAPES[version] : undefined;
+  if (!shape) {
+    throw new Error(
+      `The sandbox declares no response shapes for version ${version}: add it to src/data/shapes.ts (declared: ${Object.keys(RESPONSE_SHAPES).join(", ")})`,
+    );
+  }
+  return shape;
+}
