@@ -177,7 +177,7 @@ function constraintsOf(doc: Node, version: Version): string[] {
         for (const parameter of value as Node[])
           visit(parameter, `${where} ${parameter.in} ${parameter.name}`);
       } else if (["allOf", "oneOf", "anyOf"].includes(key) && Array.isArray(value)) {
-        value.forEach((member, index) => visit(member, `${where}.${key}[${index}]`));
+        for (const [index, member] of value.entries()) visit(member, `${where}.${key}[${index}]`);
       } else if (key === "items") {
         visit(value, `${where}[]`);
       } else if (key === "requestBody") {
