@@ -125,6 +125,12 @@ const JUSTIFIED: Record<string, string> = {
   "schemas/TokenResponseToken required=token,expires_in":
     "Token: Response JSON with a token and `expires_in`; this form carries `token`",
 
+  // Error shapes: every field of the shape the interface gives.
+  "schemas/ShortError required=id,message,name":
+    "Errors: Short shape, fields `id` (string), `message` (string), `name` (string)",
+  "schemas/ExtendedError required=id,message,name,fault,temporary,timeout":
+    "Errors: Extended shape, `id`, `message`, `name`, plus `fault` (boolean), `temporary` (boolean), `timeout` (boolean)",
+
   // Envelopes: the list key the interface writes in each response shape (links only where not `links?`).
   "schemas/AccountList required=data":
     "`/v1/accounts` response `{data: [Account], links: {next}}`; a `links` object may be present",
