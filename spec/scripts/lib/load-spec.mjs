@@ -18,6 +18,9 @@ function parseDocument(text, name) {
 export function bundleVersion(specDir, version) {
   const outDir = mkdtempSync(path.join(tmpdir(), "cdas-bundle-"));
   try {
+    // Sources laid out in layers are materialised first (scripts/layers.mjs); older revisions have none.
+    const layers = path.join(specDir, "scripts", "layers.mjs");
+    if (existsSync(layers)) execFileSync(process.execPath, [layers], { cwd: specDir, stdio: "ignore" });
     const output = path.join(outDir, `${version}.json`);
     try {
       execFileSync(REDOCLY, ["bundle", version, "--output", output, "--ext", "json"], {
