@@ -9,7 +9,8 @@ export type Expectation =
       kind: "scalar";
       type: ScalarType;
       nullable: boolean;
-      format?: "date" | "date-time";
+      /** "none": the interface names a date or timestamp without its format, so no `format` either. */
+      format?: "date" | "date-time" | "none";
       /** The complete set of values (a closed enum). */
       closed?: string[];
       /** Values the schema must accept; an enum, if any, must contain them ("e.g. X", a const). */
@@ -47,6 +48,8 @@ export const int = scalar("integer");
 export const bool = scalar("boolean");
 export const date = scalar("string", { format: "date" });
 export const dateTime = scalar("string", { format: "date-time" });
+/** A date or timestamp the interface gives without `YYYY-MM-DD` or ISO 8601: a string, no format. */
+export const unformattedDate = scalar("string", { format: "none" });
 export const untyped: Expectation = { kind: "untyped" };
 export const anyObject: Expectation = { kind: "anyObject" };
 /** A string with a closed set of values. */
@@ -135,7 +138,8 @@ export function expectSchema(
     case "scalar": {
       const types = [expectation.type, ...(expectation.nullable ? ["null"] : [])].sort();
       expect(sorted(flat.types ?? ["(unconstrained)"]), `${where}: type`).toEqual(types);
-      if (expectation.format) expect(flat.format, `${where}: format`).toBe(expectation.format);
+      if (expectation.format === "none") expect(flat.format, `${where}: no format given`).toBeUndefined();
+      else if (expectation.format) expect(flat.format, `${where}: format`).toBe(expectation.format);
       const values = flat.enum?.filter((value) => value !== null);
       if (expectation.closed) {
         expect(sorted(values ?? ["(no enum)"]), `${where}: enum`).toEqual([...expectation.closed].sort());

@@ -17,6 +17,7 @@ import {
   openString,
   str,
   strings,
+  unformattedDate,
   untyped,
   untypedFields,
   withRange,
@@ -78,8 +79,8 @@ export const RESOURCES: Record<string, Expectation> = {
   Concession: obj({
     ...strings("id", "account_id", "display_name"),
     type: oneOf("GOVERNMENT", "RETAILER", "HARDSHIP", "LOYALTY"),
-    start_date: date,
-    end_date: nullable(date),
+    start_date: unformattedDate, // "Date"
+    end_date: nullable(unformattedDate), // "Null when no end"
     percentage: nullable(num),
     fixed_amount: nullable(num),
   }),
@@ -103,14 +104,14 @@ export const RESOURCES: Record<string, Expectation> = {
     frequency: oneOf("WEEKLY", "FORTNIGHTLY", "MONTHLY", "IRREGULAR"),
     average_amount: num,
     last_amount: num,
-    last_date: date,
+    last_date: unformattedDate, // "Date of most recent income"
     confidence: withRange(num, 0, 1),
   }),
   ScheduledPayment: obj({
     ...strings("id", "account_id", "payee_reference", "currency"),
     amount: num,
     frequency: oneOf("WEEKLY", "FORTNIGHTLY", "MONTHLY", "QUARTERLY", "ANNUALLY", "ONE_OFF"),
-    next_payment_date: date,
+    next_payment_date: unformattedDate, // "Date"
     status: openString, // "e.g. ACTIVE", "the only value shown"
   }),
   Payee: obj({
@@ -119,7 +120,7 @@ export const RESOURCES: Record<string, Expectation> = {
     account_number: nullable(str),
     bsb: nullable(str),
     biller_code: nullable(str),
-    created_date: date,
+    created_date: unformattedDate, // "Date"
   }),
   Product: obj({
     ...strings("id", "account_id", "name", "description", "category"),
@@ -143,7 +144,7 @@ export const RESOURCES: Record<string, Expectation> = {
   DirectDebit: obj({
     ...strings("account_id", "arrangement_id", "platform_id", "institution_id", "last_debit_amount"),
     authorised_entity: obj(untypedFields("abn", "acn", "arbn", "description", "financial_institution")),
-    last_debit_date_time: dateTime,
+    last_debit_date_time: unformattedDate, // "(timestamp)", no ISO 8601
   }),
   EnergyAccountBalance: obj(
     strings("account_id", "arrangement_id", "platform_id", "institution_id", "balance"),
@@ -178,7 +179,7 @@ export const RESOURCES: Record<string, Expectation> = {
     }),
     ac_connections: arr(
       obj({
-        commissioning_date: date,
+        commissioning_date: unformattedDate, // "(date)"
         connection_identifier: int,
         count: int,
         ...strings(
@@ -215,9 +216,10 @@ export const RESOURCES: Record<string, Expectation> = {
       "institution_id",
       "institution_name",
     ),
-    effective_from: dateTime,
-    effective_to: dateTime,
-    last_updated: dateTime,
+    // "(timestamps)": no ISO 8601 here, unlike the banking product's
+    effective_from: unformattedDate,
+    effective_to: unformattedDate,
+    last_updated: unformattedDate,
     additional_information: obj(
       strings("bundle_uri", "eligibility_uri", "overview_uri", "pricing_uri", "terms_uri"),
     ),
@@ -271,18 +273,22 @@ export const RESOURCES: Record<string, Expectation> = {
     ),
     recurrence: obj({
       recurrence_utype: str,
-      next_payment_date: date,
+      next_payment_date: unformattedDate, // "(date)"
       event_based: obj(untypedFields("description")),
       interval_schedule: obj({
-        ...untypedFields("final_payment_date", "non_business_day_treatment"),
+        final_payment_date: unformattedDate, // "dates are strings"
+        non_business_day_treatment: untyped,
         payments_remaining: int,
-        intervals: arr(obj(untypedFields("day_in_interval", "interval"))),
+        // "intervals array of {day_in_interval, interval} durations": ISO 8601 durations are strings
+        intervals: arr(obj(strings("day_in_interval", "interval"))),
       }),
       last_week_day: obj({
-        ...untypedFields("final_payment_date", "interval", "last_week_day", "non_business_day_treatment"),
+        ...untypedFields("last_week_day", "non_business_day_treatment"),
+        final_payment_date: unformattedDate,
+        interval: str, // a duration, as in interval_schedule
         payments_remaining: int,
       }),
-      once_off: obj(untypedFields("payment_date")),
+      once_off: obj({ payment_date: unformattedDate }),
     }),
   }),
   ShortError: obj(strings("id", "message", "name")),
@@ -455,7 +461,7 @@ export const bankingAccount = (v: Version): Expectation =>
     account_ownership: openString, // "value ONE_PARTY appears"; the enumeration is not shown
     open_status: accepting("OPEN", "CLOSED"),
     product_category: openString,
-    creation_date: date,
+    creation_date: unformattedDate, // "string, date"
     is_owned: bool,
     addresses: arr(
       obj({

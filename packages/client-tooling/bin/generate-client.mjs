@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // Generates the client package in the working directory from its version's bundle (see its redocly.yaml):
 // src/generated/schema.ts (openapi-typescript), pagination.ts (x-cdas-pagination) and api-version.ts.
+// The client sends X-Platform-Version itself, so the types do not ask for it: the header is lifted out of
+// the parameters before openapi-typescript runs (the bundle keeps it).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
-import { listOperations, readBundle, readClientConfig } from "../lib/bundle.mjs";
+import { listOperations, readBundle, readClientConfig, withoutVersionHeader } from "../lib/bundle.mjs";
 
 const PAGINATION_STYLES = ["offset", "cursor", "none"];
+const VERSION_HEADER = "X-Platform-Version";
 // A named type per component schema (`Account`, `RateTier`, ...) next to `paths` and `components`.
 const OPENAPI_TS_FLAGS = ["--root-types", "--root-types-no-schema-prefix"];
 
@@ -29,30 +32,28 @@ function generateSchema() {
     dirname(createRequire(import.meta.url).resolve("openapi-typescript/package.json")),
     "bin/cli.js",
   );
-  // openapi-typescript reads the package's redocly.yaml; an overridden bundle needs a config of its own.
-  const overrideDir = process.env.CDAS_SPEC_DIST
-    ? mkdtempSync(join(tmpdir(), "cdas-openapi-ts-"))
-    : undefined;
-  const configArgs = [];
-  if (overrideDir) {
-    const config = join(overrideDir, "redocly.yaml");
-    const api = { root: client.bundlePath, "x-openapi-ts": { output: client.schemaPath } };
-    writeFileSync(config, stringify({ apis: { [client.version]: api } }));
-    configArgs.push("--redocly", config);
-  }
+  // openapi-typescript reads the bundle as the client sees it (version header lifted), through a config
+  // of its own in a temporary folder.
+  const workDir = mkdtempSync(join(tmpdir(), "cdas-openapi-ts-"));
   try {
-    const run = spawnSync(process.execPath, [cli, ...configArgs, ...OPENAPI_TS_FLAGS], {
+    const input = join(workDir, `${client.version}.json`);
+    writeFileSync(input, JSON.stringify(withoutVersionHeader(bundle)));
+    const config = join(workDir, "redocly.yaml");
+    const api = { root: input, "x-openapi-ts": { output: client.schemaPath } };
+    writeFileSync(config, stringify({ apis: { [client.version]: api } }));
+    const run = spawnSync(process.execPath, [cli, "--redocly", config, ...OPENAPI_TS_FLAGS], {
       cwd: packageDir,
       env: { ...process.env, REDOCLY_TELEMETRY: "off" },
       stdio: ["ignore", "inherit", "inherit"],
     });
     if (run.status !== 0) throw new Error(`openapi-typescript failed (exit ${run.status ?? run.signal})`);
   } finally {
-    if (overrideDir) rmSync(overrideDir, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
   }
   // openapi-typescript opens with a block comment; our first line must say the file is generated.
   const generated = readFileSync(client.schemaPath, "utf8").replace(/^\/\*\*[\s\S]*?\*\/\n*/, "");
-  writeFileSync(client.schemaPath, `${headerLine("openapi-typescript")}\n\n${generated}`);
+  const what = `openapi-typescript, ${VERSION_HEADER} lifted: the client sends it`;
+  writeFileSync(client.schemaPath, `${headerLine(what)}\n\n${generated}`);
 }
 
 function generatePagination() {

@@ -1,9 +1,11 @@
 // Test settings of each client package: runtime tests plus type tests, with the JSON report CI counts.
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: [fileURLToPath(new URL("./vitest-setup.mjs", import.meta.url))],
     typecheck: { include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     reporters: ["default", "json"],
     outputFile: { json: "reports/vitest.json" },

@@ -35,3 +35,5 @@ export declare function readClientConfig(packageDir: string): ClientConfig;
 export declare function readBundle(bundlePath: string): Bundle;
 export declare function resolveRef<T = unknown>(bundle: Bundle, value: unknown): T;
 export declare function listOperations(bundle: Bundle): BundleOperation[];
+/** A copy of the bundle without the X-Platform-Version header parameter (the clients send it). */
+export declare function withoutVersionHeader(bundle: Bundle): Bundle;

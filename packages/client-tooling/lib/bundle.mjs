@@ -75,3 +75,27 @@ export function listOperations(bundle) {
   }
   return operations;
 }
+
+const isVersionHeader = (parameter) =>
+  parameter?.in === "header" && parameter.name?.toLowerCase() === "x-platform-version";
+
+/**
+ * A copy of the bundle without the `X-Platform-Version` header parameter, which the client packages
+ * send themselves: removed from every path item and operation, and from `components.parameters`.
+ */
+export function withoutVersionHeader(bundle) {
+  const copy = structuredClone(bundle);
+  const keep = (parameters) =>
+    parameters.filter((parameter) => !isVersionHeader(resolveRef(copy, parameter)));
+  for (const pathItem of Object.values(copy.paths ?? {})) {
+    if (pathItem.parameters) pathItem.parameters = keep(pathItem.parameters);
+    for (const method of HTTP_METHODS) {
+      if (pathItem[method]?.parameters) pathItem[method].parameters = keep(pathItem[method].parameters);
+    }
+  }
+  const components = copy.components?.parameters ?? {};
+  for (const [name, parameter] of Object.entries(components)) {
+    if (isVersionHeader(parameter)) delete components[name];
+  }
+  return copy;
+}

@@ -1,4 +1,4 @@
-export { describeEveryOperation } from "./every-operation.js";
+export { describeClient } from "./client-behaviour.js";
 export { startRecordingServer } from "./loopback-server.js";
 export {
   browserBundleGzipBytes,
@@ -6,4 +6,4 @@ export {
   describePublishedPackage,
   type LoadCheck,
 } from "./package-checks.js";
-export { sampleSchema } from "./sample-values.js";
+export type { ErrorMessages, OpenPaths } from "./types.js";

@@ -1,15 +1,21 @@
+import type { ErrorMessages, OpenPaths } from "@cdas/client-tooling/testing";
 import type * as Published from "@cdas/client-v2";
 import { describe, expectTypeOf, it } from "vitest";
 import type * as Source from "../src/index.js";
 import {
+  type Account,
   type AccountList,
   type BankingAccount,
   type CommonIdentityResponse,
   type ConsentList,
+  type components,
   createClient,
+  type ExtendedError,
   type Fee,
+  type operations,
   pagination,
   type RateTier,
+  type ShortError,
 } from "../src/index.js";
 
 const client = createClient({ baseUrl: "https://api.example.com" });
@@ -44,9 +50,9 @@ describe("what version 2 looks like", () => {
     expectTypeOf<NonNullable<typeof data>>().toExtend<ConsentList>();
     expectTypeOf<ConsentList>().toExtend<NonNullable<typeof data>>();
     expectTypeOf<ConsentList>().toBeArray();
-    // Consents are open objects: a name the schema does not give is `unknown`.
+    // The v3 name is not a field here: consents name only what the interface documents.
     expectTypeOf<ConsentList[number]["arrangement_id"]>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<ConsentList[number]["arrangementId"]>().toBeUnknown();
+    expectTypeOf<ConsentList[number]>().not.toHaveProperty("arrangementId");
     expectTypeOf(pagination["/v1/consent"]).toEqualTypeOf<{ readonly style: "none"; readonly items: "" }>();
   });
 });
@@ -88,6 +94,35 @@ describe("what every version rejects", () => {
       // @ts-expect-error page[size] is a number
       params: { query: { end_user_id: "eu_2f9c81d4", "page[size]": "100" } },
     });
+  });
+});
+
+describe("exact types: what the interface documents, nothing more", () => {
+  it("error.message is a string on every operation", async () => {
+    expectTypeOf<ErrorMessages<operations>>().toEqualTypeOf<{ [Id in keyof operations]: string }>();
+    const { error } = await client.GET("/v1/accounts", { params: { query: { end_user_id: "eu_2f9c81d4" } } });
+    expectTypeOf<NonNullable<typeof error>["message"]>().toEqualTypeOf<string>();
+  });
+
+  it("no schema accepts a key it does not name, except the detailed transactions envelope (a map)", () => {
+    expectTypeOf<OpenPaths<components["schemas"]>>().toEqualTypeOf<"BankingTransactionList">();
+  });
+
+  it("a made-up field does not compile on a documented record", () => {
+    const account = {} as Account;
+    const banking = {} as BankingAccount;
+    const consent = {} as ConsentList[number];
+    const errors = {} as { short: ShortError; extended: ExtendedError };
+    // @ts-expect-error not a field of Account
+    void account.made_up_field;
+    // @ts-expect-error not a field of BankingAccount
+    void banking.made_up_field;
+    // @ts-expect-error not a field of a consent (other fields exist, but none is documented)
+    void consent.made_up_field;
+    // @ts-expect-error not a field of the short error shape
+    void errors.short.made_up_field;
+    // @ts-expect-error not a field of the extended error shape
+    void errors.extended.made_up_field;
   });
 });
 

@@ -1,20 +1,27 @@
+import type { ErrorMessages, OpenPaths } from "@cdas/client-tooling/testing";
 import type * as Published from "@cdas/client-v3";
 import { describe, expectTypeOf, it } from "vitest";
 import type * as Source from "../src/index.js";
 import {
+  type Account,
   type AccountList,
   type BankingAccount,
   type CommonIdentityResponse,
   type ConsentList,
+  type components,
   createClient,
   type EndUserList,
+  type ExtendedError,
   type Fee,
+  type operations,
   pagination,
   type RateTier,
+  type ShortError,
 } from "../src/index.js";
 
 const client = createClient({ baseUrl: "https://api.example.com" });
 type Feature = NonNullable<BankingAccount["features"]>[number];
+type Consent = ConsentList["consents"][number];
 
 describe("what version 3 looks like", () => {
   it("rate tier bounds are strings (numbers in v1)", () => {
@@ -41,27 +48,29 @@ describe("what version 3 looks like", () => {
   });
 
   it("the consent list is an envelope of camelCase consents, cursor-paged on request", async () => {
-    const { data } = await client.GET("/v1/consent", {
-      params: { header: { "X-Platform-Version": "v3" }, query: { "page[size]": 50 } },
-    });
+    const { data } = await client.GET("/v1/consent", { params: { query: { "page[size]": 50 } } });
     expectTypeOf<NonNullable<typeof data>>().toExtend<ConsentList>();
     expectTypeOf<ConsentList>().toExtend<NonNullable<typeof data>>();
     expectTypeOf<ConsentList>().not.toBeArray();
-    type Consent = ConsentList["consents"][number];
-    // Consents are open objects: a name the schema does not give is `unknown`.
     expectTypeOf<Consent["arrangementId"]>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<Consent["arrangement_id"]>().toBeUnknown();
     expectTypeOf(pagination["/v1/consent"]).toEqualTypeOf<{
       readonly style: "cursor";
       readonly items: "consents";
     }>();
   });
 
-  it("the consent and end-user lists require the version header", () => {
-    // @ts-expect-error version 3 documents X-Platform-Version as required on the consent list
-    client.GET("/v1/consent", { params: { query: { "page[size]": 50 } } });
-    // @ts-expect-error and on the end-user list
+  it("a v1/v2 consent name does not compile on a v3 consent (the recompile catches the rename)", () => {
+    const consent = {} as Consent;
+    // @ts-expect-error arrangement_id is the v1 and v2 name; v3 names it arrangementId
+    consent.arrangement_id;
+    expectTypeOf<Consent>().not.toHaveProperty("arrangement_id");
+  });
+
+  it("the consent and end-user lists compile without the version header: the client sends it", () => {
+    client.GET("/v1/consent");
     client.GET("/v1/end-users");
+    client.GET("/v1/end-users", { params: { query: { "page[after]": "abc" } } });
+    // @ts-expect-error the header is not a parameter of the client's types (the documents keep it)
     client.GET("/v1/end-users", { params: { header: { "X-Platform-Version": "v3" } } });
   });
 
@@ -112,6 +121,35 @@ describe("what every version rejects", () => {
       // @ts-expect-error page[size] is a number
       params: { query: { end_user_id: "eu_2f9c81d4", "page[size]": "100" } },
     });
+  });
+});
+
+describe("exact types: what the interface documents, nothing more", () => {
+  it("error.message is a string on every operation", async () => {
+    expectTypeOf<ErrorMessages<operations>>().toEqualTypeOf<{ [Id in keyof operations]: string }>();
+    const { error } = await client.GET("/v1/accounts", { params: { query: { end_user_id: "eu_2f9c81d4" } } });
+    expectTypeOf<NonNullable<typeof error>["message"]>().toEqualTypeOf<string>();
+  });
+
+  it("no schema accepts a key it does not name, except the detailed transactions envelope (a map)", () => {
+    expectTypeOf<OpenPaths<components["schemas"]>>().toEqualTypeOf<"BankingTransactionList">();
+  });
+
+  it("a made-up field does not compile on a documented record", () => {
+    const account = {} as Account;
+    const banking = {} as BankingAccount;
+    const consent = {} as ConsentList["consents"][number];
+    const errors = {} as { short: ShortError; extended: ExtendedError };
+    // @ts-expect-error not a field of Account
+    void account.made_up_field;
+    // @ts-expect-error not a field of BankingAccount
+    void banking.made_up_field;
+    // @ts-expect-error not a field of a consent (other fields exist, but none is documented)
+    void consent.made_up_field;
+    // @ts-expect-error not a field of the short error shape
+    void errors.short.made_up_field;
+    // @ts-expect-error not a field of the extended error shape
+    void errors.extended.made_up_field;
   });
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
+import { materialise } from "../layers.mjs";
 
 export const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const VERSION_NAME = /^v\d+$/;
@@ -18,6 +19,8 @@ function parseDocument(text, name) {
 export function bundleVersion(specDir, version) {
   const outDir = mkdtempSync(path.join(tmpdir(), "cdas-bundle-"));
   try {
+    // Sources laid out in layers are materialised first (scripts/layers.mjs); older revisions have none.
+    if (existsSync(path.join(specDir, "scripts", "layers.mjs"))) materialise(specDir);
     const output = path.join(outDir, `${version}.json`);
     try {
       execFileSync(REDOCLY, ["bundle", version, "--output", output, "--ext", "json"], {
