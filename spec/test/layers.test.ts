@@ -47,10 +47,11 @@ describe("version folders hold only what differs", () => {
 
   it.each(rows)("%s differs in structure from the same file in every other layer", (_, version, file) => {
     const own = readStructure(join(SPEC_DIR, version, file));
-    for (const layer of otherLayers(version)) {
-      const other = join(SPEC_DIR, layer, file);
-      if (existsSync(other)) expect(readStructure(other), `${layer}/${file}`).not.toEqual(own);
-    }
+    // A file no other layer has (a schema new in this version) trivially differs: its list is empty.
+    const counterparts = otherLayers(version)
+      .map((layer) => join(SPEC_DIR, layer, file))
+      .filter((other) => existsSync(other));
+    expect(counterparts.map(readStructure), "a layer with the same structure").not.toContainEqual(own);
   });
 
   it.each(allVersions)("%s is shared/ and every earlier version, then its own folder", (version) => {
