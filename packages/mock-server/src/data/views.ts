@@ -4,7 +4,7 @@
  * `active`, the detailed banking transaction, the common identity items), it serves what is
  * documented and nothing else. Versions differ only through the flags of shapes.ts.
  */
-import { streetLine } from "./generate.js";
+
 import type {
   Account,
   Address,
@@ -27,6 +27,7 @@ import type {
   Tier,
   Transaction,
 } from "./model.js";
+import { streetLine } from "./people.js";
 import type { ResponseShape } from "./shapes.js";
 
 type Json = Record<string, unknown>;
