@@ -71,9 +71,9 @@ describe("v1 and v2 shapes of the same data", () => {
     expect(v1.depositRates[0].application_type).toBeUndefined();
     expect(v2.deposit_rates.map((r: Json) => r.rate)).toEqual(v1.depositRates.map((r: Json) => r.rate));
 
-    const fees1 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v1")).body as Json).product
+    const fees1 = ((await sandbox.get("/v1/banking/products/prd_cba_transaction", "v1")).body as Json).product
       .fees;
-    const fees2 = ((await sandbox.get("/v1/banking/products/prd_cba_everyday", "v2")).body as Json).product
+    const fees2 = ((await sandbox.get("/v1/banking/products/prd_cba_transaction", "v2")).body as Json).product
       .fees;
     expect(fees1[0].amount).toBe(fees2[0].fixed_amount.amount);
     expect(fees2[0].fee_method_u_type).toBe("fixedAmount");

@@ -22,27 +22,27 @@ interface AccountPlan {
 }
 
 const PERSON_ACCOUNTS: AccountPlan[] = [
-  { productKey: "everyday", category: "TRANS_AND_SAVINGS_ACCOUNTS", bankIndex: 0, nickname: "Everyday" },
-  { productKey: "card", category: "CRED_AND_CHRG_CARDS", bankIndex: 0, nickname: "Credit Card" },
-  { productKey: "mortgage", category: "RESIDENTIAL_MORTGAGES", bankIndex: 0, nickname: "Home Loan" },
+  { productKey: "transaction", category: "TRANS_AND_SAVINGS_ACCOUNTS", bankIndex: 0, nickname: "Everyday" },
+  { productKey: "svr_home_loan", category: "RESIDENTIAL_MORTGAGES", bankIndex: 0, nickname: "Home Loan" },
+  { productKey: "card", category: "CRED_AND_CHRG_CARDS", bankIndex: 1, nickname: "Credit Card" },
   {
     productKey: "savings",
     category: "TRANS_AND_SAVINGS_ACCOUNTS",
-    bankIndex: 1,
+    bankIndex: 2,
     nickname: "Rainy Day Savings",
   },
-  { productKey: "term", category: "TERM_DEPOSITS", bankIndex: 2, nickname: "12 Month Term Deposit" },
+  { productKey: "term", category: "TERM_DEPOSITS", bankIndex: 3, nickname: "12 Month Term Deposit" },
   {
     productKey: "personal",
     category: "PERS_LOANS",
-    bankIndex: 2,
+    bankIndex: 4,
     nickname: "Car Loan",
     openStatus: "CLOSED",
   },
   {
     productKey: "margin",
     category: "MARGIN_LOANS",
-    bankIndex: 1,
+    bankIndex: 2,
     nickname: "Share Investment Loan",
     isOwned: false,
   },
@@ -81,9 +81,11 @@ export function buildBanking(
   data.accounts.push(...accounts);
 
   const txRng = rng.fork("transactions");
-  const payees = makePayees(data, endUser, rng.fork("payees"), ids, kind);
+  // Payees and scheduled payments are named after the bank of the everyday account (`pye_cba_…`).
+  const bank = data.institutions.find((i) => i.id === everyday.institutionId)!.brand;
+  const payees = makePayees(data, endUser, rng.fork("payees"), ids, kind, bank);
   makeTransactions(data, accounts, payees, txRng, ids, kind);
-  makeScheduledPayments(data, endUser, accounts, payees, rng.fork("scheduled"), ids);
+  makeScheduledPayments(data, endUser, accounts, payees, rng.fork("scheduled"), ids, bank);
   makeDirectDebits(data, endUser, accounts, rng.fork("direct-debits"), ids, kind);
 }
 

@@ -13,7 +13,7 @@ import type {
   ServicePoint,
 } from "./model.js";
 import { makeAddress } from "./people.js";
-import { LOCALITIES, RETAILERS } from "./reference.js";
+import { LOCALITIES, localityOfNmi, RETAILERS } from "./reference.js";
 
 /** Opens the end user's account with the retailer: its service points (with DER where solar), its concessions. */
 export function buildEnergy(
@@ -26,18 +26,26 @@ export function buildEnergy(
 ): void {
   const account = makeEnergyAccount(data, endUser, rng, ids, retailerId);
   data.energyAccounts.push(account);
+  const brand = retailerBrand(data, retailerId);
   for (let i = 0; i < servicePointCount; i++) {
     // The first service point of a person has solar, as every one of an organisation.
     const solar = i === 0 || endUser.type === "ORGANISATION";
-    const servicePoint = makeServicePoint(endUser, rng, account, i, {
+    const servicePoint = makeServicePoint(endUser, rng, ids, account, i, {
       solar,
-      last: i === servicePointCount - 1,
+      // A person's last service point (not the only one) is no longer supplied.
+      inactive: i > 0 && i === servicePointCount - 1,
+      atHome: i === 0 && !data.servicePoints.some((sp) => sp.endUserId === endUser.id),
     });
     data.servicePoints.push(servicePoint);
     if (solar)
       data.derRecords.push(makeDer(rng, servicePoint, data.referenceDate, endUser.type === "ORGANISATION"));
   }
-  data.concessions.push(...makeConcessions(data.referenceDate, endUser, ids, account));
+  data.concessions.push(...makeConcessions(data.referenceDate, endUser, ids, account, brand));
+}
+
+/** The retailer's brand as it appears in ids (`acc_agl_…`, `con_redenergy_…`). */
+function retailerBrand(data: DataSet, retailerId: string): string {
+  return data.institutions.find((i) => i.id === retailerId)!.brand.replace("-", "");
 }
 
 function makeEnergyAccount(
@@ -56,7 +64,7 @@ function makeEnergyAccount(
         p.customerType === (endUser.type === "PERSON" ? "RESIDENTIAL" : "BUSINESS"),
     ) ?? data.plans.find((p) => p.institutionId === retailerId)!;
   return {
-    id: ids.make("ea"),
+    id: ids.make(`acc_${retailerBrand(data, retailerId)}`, 6),
     endUserId: endUser.id,
     institutionId: retailerId,
     consentId: consent.id,
@@ -67,21 +75,29 @@ function makeEnergyAccount(
   };
 }
 
-/** The `index`th service point of an account: the first at the end user's address, others elsewhere. */
+/**
+ * The `index`th service point of an account: the end user's first at their address, others elsewhere
+ * (at the locality of their NMI where it is a documented one).
+ */
 function makeServicePoint(
   endUser: EndUser,
   rng: Prng,
+  ids: IdMaker,
   account: EnergyAccount,
   index: number,
-  { solar, last }: { solar: boolean; last: boolean },
+  { solar, inactive, atHome }: { solar: boolean; inactive: boolean; atHome: boolean },
 ): ServicePoint {
   const person = endUser.type === "PERSON";
   const home = endUser.addresses[0]!;
-  const localityIndex = LOCALITIES.findIndex((l) => l.suburb === home.suburb);
-  const locality = LOCALITIES[index === 0 ? localityIndex : rng.int(0, LOCALITIES.length - 1)]!;
-  const address =
-    index === 0 ? home : makeAddress(rng, person ? "RESIDENTIAL" : "BUSINESS", LOCALITIES.indexOf(locality));
-  const { nmi } = makeNmi(rng, locality.nmiPrefix);
+  const documentedNmi = ids.documented("nmi");
+  const localityIndex = documentedNmi
+    ? localityOfNmi(documentedNmi)
+    : atHome
+      ? LOCALITIES.findIndex((l) => l.suburb === home.suburb)
+      : rng.int(0, LOCALITIES.length - 1);
+  const locality = LOCALITIES[localityIndex]!;
+  const address = atHome ? home : makeAddress(rng, person ? "RESIDENTIAL" : "BUSINESS", localityIndex);
+  const nmi = documentedNmi ?? makeNmi(rng, locality.nmiPrefix).nmi;
   const registers: ServicePoint["registers"] = [
     { registerId: "E1", registerType: "CONSUMPTION", unit: "KWH" },
   ];
@@ -95,7 +111,7 @@ function makeServicePoint(
     arrangementId: account.arrangementId,
     address: { ...address, type: person ? "RESIDENTIAL" : "BUSINESS" },
     classification: !person && index === 0 ? "LARGE" : "SMALL",
-    status: last && person ? "INACTIVE" : "ACTIVE",
+    status: inactive && person ? "INACTIVE" : "ACTIVE",
     meterType: solar ? "SMART" : index % 2 === 0 ? "INTERVAL" : "BASIC",
     registers,
     distributor: locality.distributor,
@@ -122,6 +138,7 @@ function makeConcessions(
   endUser: EndUser,
   ids: IdMaker,
   account: EnergyAccount,
+  brand: string,
 ): Concession[] {
   const terms: Omit<Concession, "id" | "endUserId" | "accountId">[] =
     endUser.type === "PERSON"
@@ -162,7 +179,7 @@ function makeConcessions(
           },
         ];
   return terms.map((term) => ({
-    id: ids.make("con"),
+    id: ids.make(`con_${brand}`),
     endUserId: endUser.id,
     accountId: account.id,
     ...term,

@@ -7,7 +7,7 @@ import { Prng } from "../prng.js";
 import { buildBanking } from "./banking.js";
 import { addOtherConsents } from "./consents.js";
 import { buildEnergy, makePlans } from "./energy.js";
-import { IdMaker } from "./ids.js";
+import { DOCUMENTED_TRANSACTIONS, IdMaker } from "./ids.js";
 import { deriveIncomes } from "./income.js";
 import type { DataSet, EndUser, Institution, Transaction } from "./model.js";
 import { makeEndUsers } from "./people.js";
@@ -50,6 +50,7 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
   };
   addHoldings(data, root.fork("holdings"), ids);
   data.transactions.sort(newestFirst);
+  nameDocumentedTransactions(data.transactions);
   data.incomes = deriveIncomes(data.transactions, data.accounts);
   return data;
 }
@@ -57,24 +58,31 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
 /** The banking and energy holdings of the person and the organisation, then the team's other consents. */
 function addHoldings(data: DataSet, rng: Prng, ids: IdMaker): void {
   const [person, organisation] = data.endUsers as [EndUser, EndUser];
-  const banks = shuffle(
+  // The person banks and buys energy where the documents' examples say (`acc_cba_7731`, `acc_agl_5520`),
+  // and the organisation banks with two of the other banks and buys energy from Red Energy.
+  const others = shuffle(
     rng,
-    BANKS.map((bank) => bank.id),
+    BANKS.map((bank) => bank.id).filter((id) => !PERSON_BANKS.includes(id)),
   );
-  // The person banks first with CBA, as the documents' examples do (`acc_cba_7731`).
-  const cba = banks.indexOf("inst_cba");
-  [banks[0], banks[cba]] = [banks[cba]!, banks[0]!];
-  const retailers = shuffle(
-    rng,
-    RETAILERS.map((retailer) => retailer.id),
-  );
-  const personBanks = [banks[0]!, banks[1]!, banks[2]!];
-  buildBanking(data, person, rng.fork("person-banking"), ids, personBanks, "person");
-  const organisationBanks = [banks[3]!, banks[4]!, banks[3]!];
+  buildBanking(data, person, rng.fork("person-banking"), ids, PERSON_BANKS, "person");
+  const organisationBanks = [others[0]!, others[1]!, others[0]!];
   buildBanking(data, organisation, rng.fork("org-banking"), ids, organisationBanks, "organisation");
-  buildEnergy(data, person, rng.fork("person-energy"), ids, retailers[0]!, 3);
-  buildEnergy(data, organisation, rng.fork("org-energy"), ids, retailers[1]!, 2);
+  buildEnergy(data, person, rng.fork("person-energy"), ids, "inst_agl", 2);
+  buildEnergy(data, person, rng.fork("person-energy-2"), ids, "inst_origin", 1);
+  buildEnergy(data, person, rng.fork("person-energy-3"), ids, "inst_energyaustralia", 1);
+  buildEnergy(data, organisation, rng.fork("org-energy"), ids, "inst_red_energy", 2);
   addOtherConsents(data, rng.fork("other-consents"), ids);
+}
+
+/** The person's banks, in the order of the account plans' `bankIndex` (banking.ts). */
+const PERSON_BANKS = ["inst_cba", "inst_westpac", "inst_mqg", "inst_nab", "inst_anz"];
+
+/** Gives the documented ids to the newest transactions of the documented account. */
+function nameDocumentedTransactions(transactions: Transaction[]): void {
+  const newest = transactions.filter((t) => t.accountId === DOCUMENTED_TRANSACTIONS.accountId);
+  DOCUMENTED_TRANSACTIONS.ids.forEach((id, index) => {
+    newest[index]!.id = id;
+  });
 }
 
 /** Newest first by posting date, then by generation sequence. */

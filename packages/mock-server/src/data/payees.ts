@@ -17,12 +17,20 @@ const BILLERS: { name: string; code: string }[] = [
 ];
 
 /** The payees of an end user, in this order: domestic, billers, one international. */
-export function makePayees(data: DataSet, endUser: EndUser, rng: Prng, ids: IdMaker, kind: Holder): Payee[] {
+export function makePayees(
+  data: DataSet,
+  endUser: EndUser,
+  rng: Prng,
+  ids: IdMaker,
+  kind: Holder,
+  bank: string,
+): Payee[] {
+  const prefix = `pye_${bank}`;
   const created = () => addDays(data.referenceDate, -rng.int(30, 700));
   const payees = [
-    ...domesticPayees(endUser, rng, ids, kind, created),
-    ...billerPayees(endUser, rng, ids, kind, created),
-    internationalPayee(endUser, rng, ids, kind, created),
+    ...domesticPayees(endUser, rng, ids, kind, created, prefix),
+    ...billerPayees(endUser, rng, ids, kind, created, prefix),
+    internationalPayee(endUser, rng, ids, kind, created, prefix),
   ];
   data.payees.push(...payees);
   return payees;
@@ -34,6 +42,7 @@ function domesticPayees(
   ids: IdMaker,
   kind: Holder,
   created: () => string,
+  prefix: string,
 ): Payee[] {
   const names =
     kind === "person"
@@ -42,7 +51,7 @@ function domesticPayees(
   return names.map((name) => {
     const bank = rng.pick(BANKS);
     return {
-      id: ids.make("pye"),
+      id: ids.make(prefix),
       endUserId: endUser.id,
       nickname: name,
       type: "DOMESTIC",
@@ -65,11 +74,12 @@ function billerPayees(
   ids: IdMaker,
   kind: Holder,
   created: () => string,
+  prefix: string,
 ): Payee[] {
   const billers =
     kind === "person" ? BILLERS.slice(0, 4) : [BILLERS[1]!, BILLERS[3]!, BILLERS[4]!, BILLERS[5]!];
   return billers.map((biller) => ({
-    id: ids.make("pye"),
+    id: ids.make(prefix),
     endUserId: endUser.id,
     nickname: biller.name,
     type: "BILLER",
@@ -91,9 +101,10 @@ function internationalPayee(
   ids: IdMaker,
   kind: Holder,
   created: () => string,
+  prefix: string,
 ): Payee {
   return {
-    id: ids.make("pye"),
+    id: ids.make(prefix),
     endUserId: endUser.id,
     nickname: kind === "person" ? "Sister in Auckland" : "Supplier NZ Ltd",
     type: "INTERNATIONAL",
@@ -122,6 +133,7 @@ export function makeScheduledPayments(
   payees: Payee[],
   rng: Prng,
   ids: IdMaker,
+  bank: string,
 ): void {
   const frequencies: ScheduledPayment["frequency"][] = [
     "WEEKLY",
@@ -135,7 +147,7 @@ export function makeScheduledPayments(
   payees.slice(0, 6).forEach((payee, index) => {
     const frequency = frequencies[index % frequencies.length]!;
     data.scheduledPayments.push({
-      id: ids.make("spm"),
+      id: ids.make(`sp_${bank}`),
       endUserId: endUser.id,
       accountId: source.id,
       institutionId: source.institutionId,

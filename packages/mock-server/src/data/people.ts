@@ -1,9 +1,17 @@
 /** The team's end users: a person and an organisation with data, and ten people without. */
 import { addDays, timestamp } from "../dates.js";
 import type { Prng } from "../prng.js";
-import type { IdMaker } from "./ids.js";
+import { DOCUMENTED_IDS, type IdMaker } from "./ids.js";
 import type { Address, EndUser } from "./model.js";
-import { FIRST_NAMES, LAST_NAMES, LOCALITIES, MIDDLE_NAMES, ORG_NAMES, STREETS } from "./reference.js";
+import {
+  FIRST_NAMES,
+  LAST_NAMES,
+  LOCALITIES,
+  localityOfNmi,
+  MIDDLE_NAMES,
+  ORG_NAMES,
+  STREETS,
+} from "./reference.js";
 
 export function makeAddress(rng: Prng, type: Address["type"], localityIndex?: number): Address {
   const locality =
@@ -52,7 +60,8 @@ function mobile(rng: Prng): string {
 export function makeEndUsers(rng: Prng, ids: IdMaker, referenceDate: string): EndUser[] {
   const first = rng.pick(FIRST_NAMES);
   const last = rng.pick(LAST_NAMES);
-  const home = makeAddress(rng, "RESIDENTIAL");
+  // The person lives where the documents' first service point is (DOCUMENTED_IDS.nmi).
+  const home = makeAddress(rng, "RESIDENTIAL", localityOfNmi(DOCUMENTED_IDS.nmi![0]!));
   const person: EndUser = {
     id: ids.make("eu"),
     type: "PERSON",

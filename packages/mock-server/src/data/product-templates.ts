@@ -150,7 +150,7 @@ function everydayAccount({ uri, bank }: BankTerms): Template {
     eligibility: [{ type: "MIN_INCOME", info: "Deposit at least $2,000 in the calendar month" }],
   };
   return {
-    key: "everyday",
+    key: "transaction",
     category: "TRANS_AND_SAVINGS_ACCOUNTS",
     name: `${bank.name} Everyday Account`,
     description: "A transaction account for day-to-day banking with a Visa debit card.",
@@ -293,7 +293,7 @@ function businessCard({ uri, bank }: BankTerms): Template {
 
 function homeLoan({ uri, homeRate, bank }: BankTerms): Template {
   return {
-    key: "mortgage",
+    key: "svr_home_loan",
     category: "RESIDENTIAL_MORTGAGES",
     name: `${bank.name} Standard Variable Rate Home Loan`,
     description: "A variable rate home loan with redraw and a 100% offset account.",

@@ -120,7 +120,17 @@ export const LOCALITIES: {
   { suburb: "Paddington", state: "QLD", postcode: "4064", distributor: "Energex", nmiPrefix: "3120" },
   { suburb: "Norwood", state: "SA", postcode: "5067", distributor: "SA Power Networks", nmiPrefix: "2001" },
   { suburb: "Braddon", state: "ACT", postcode: "2612", distributor: "Evoenergy", nmiPrefix: "7001" },
+  // Where the documents' example service points are (NMIs 6305123456 and 4103987654).
+  { suburb: "Lilydale", state: "VIC", postcode: "3140", distributor: "AusNet Services", nmiPrefix: "6305" },
+  { suburb: "Hamilton", state: "NSW", postcode: "2303", distributor: "Ausgrid", nmiPrefix: "4103" },
 ];
+
+/** The index in LOCALITIES of the locality whose distributor gives NMIs like `nmi`. */
+export function localityOfNmi(nmi: string): number {
+  const index = LOCALITIES.findIndex((l) => nmi.startsWith(l.nmiPrefix));
+  if (index < 0) throw new Error(`no locality has the NMI prefix of ${nmi}`);
+  return index;
+}
 
 export const STREETS: [string, string][] = [
   ["King", "STREET"],

@@ -32,7 +32,8 @@ import type { ResponseShape } from "./shapes.js";
 
 type Json = Record<string, unknown>;
 export const CURRENCY = "AUD";
-export const PLATFORM_ID = "cdas-sandbox";
+/** The platform that holds each family's records (one id per platform, as the documents' examples show). */
+export const PLATFORM_IDS = { banking: "plt_cdr_banking", energy: "plt_cdr_energy" } as const;
 
 /** Cents as a JSON number of dollars (summary family). */
 export const dollars = (cents: number): number => cents / 100;
@@ -419,7 +420,7 @@ export function bankingAccountView(
     nickname: account.nickname,
     product_name: account.productName,
     institution_id: account.institutionId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     account_ownership: account.ownership,
     open_status: account.openStatus,
     product_category: account.category,
@@ -481,7 +482,7 @@ export function directDebitView(debit: DirectDebit): Json {
   return {
     account_id: debit.accountId,
     arrangement_id: debit.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     institution_id: debit.institutionId,
     authorised_entity: {
       description: debit.entity.description,
@@ -558,7 +559,7 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   return {
     scheduled_payment_id: payment.id,
     arrangement_id: payment.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     institution_id: payment.institutionId,
     nickname: payment.nickname,
     payee_reference: payment.payeeReference,
@@ -582,7 +583,7 @@ export function bankingProductView(product: BankingProduct): Json {
     brand_name: product.brandName,
     product_category: product.category,
     institution_id: product.institutionId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     application_uri: product.applicationUri,
     effective_from: product.effectiveFrom,
     effective_to: product.effectiveTo,
@@ -685,7 +686,7 @@ export function energyAccountBalanceView(account: EnergyAccount): Json {
   return {
     account_id: account.id,
     arrangement_id: account.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.energy,
     institution_id: account.institutionId,
     balance: money(account.balanceCents),
   };
@@ -695,7 +696,7 @@ export function derRecordView(record: DerRecord): Json {
   return {
     service_point_id: record.servicePointId,
     arrangement_id: record.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.energy,
     institution_id: record.institutionId,
     approved_capacity: record.approvedCapacityKw,
     available_phases_count: record.availablePhases,
