@@ -363,13 +363,12 @@ function featureView(feature: Feature, shape: ResponseShape, withActivation: boo
     additional_info: feature.info,
     additional_value: feature.value,
   };
-  if (withActivation)
-    view.is_activated =
-      shape.featureActivation === "boolean"
-        ? feature.activated
-        : feature.activated
-          ? "ACTIVATED"
-          : "NOT_ACTIVATED";
+  if (!withActivation) return view;
+  // v2 on: the interface shows one value, `ACTIVATED`, and not the others. Another value would be
+  // invented, and `ACTIVATED` on a feature that is not would be false, so such a feature has no
+  // `is_activated` (the field is optional).
+  if (shape.featureActivation === "boolean") view.is_activated = feature.activated;
+  else if (feature.activated) view.is_activated = "ACTIVATED";
   return view;
 }
 
