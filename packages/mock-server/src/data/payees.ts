@@ -25,96 +25,69 @@ export function makePayees(
   kind: Holder,
   bank: string,
 ): Payee[] {
-  const prefix = `pye_${bank}`;
-  const created = () => addDays(data.referenceDate, -rng.int(30, 700));
-  const payees = [
-    ...domesticPayees(endUser, rng, ids, kind, created, prefix),
-    ...billerPayees(endUser, rng, ids, kind, created, prefix),
-    internationalPayee(endUser, rng, ids, kind, created, prefix),
-  ];
-  data.payees.push(...payees);
-  return payees;
-}
-
-function domesticPayees(
-  endUser: EndUser,
-  rng: Prng,
-  ids: IdMaker,
-  kind: Holder,
-  created: () => string,
-  prefix: string,
-): Payee[] {
-  const names =
-    kind === "person"
-      ? ["Mum and Dad", "Flatmate rent share", "Tennis club", "Emma (babysitting)"]
-      : ["Timber Supplies Co", "Hardware Wholesale", "Casual staff pay", "Office landlord"];
-  return names.map((name) => {
-    const bank = rng.pick(BANKS);
-    return {
-      id: ids.make(prefix),
-      endUserId: endUser.id,
-      nickname: name,
-      type: "DOMESTIC",
-      accountName: name,
-      accountNumber: `xxxx${rng.digits(4)}`,
-      bsb: rng.pick(bank.bsbs),
-      billerCode: null,
-      billerName: null,
-      crn: null,
-      payId: rng.chance(0.3) ? `${rng.digits(2)}@payid.example.com.au` : null,
-      international: null,
-      createdDate: created(),
-    };
-  });
-}
-
-function billerPayees(
-  endUser: EndUser,
-  rng: Prng,
-  ids: IdMaker,
-  kind: Holder,
-  created: () => string,
-  prefix: string,
-): Payee[] {
-  const billers =
-    kind === "person" ? BILLERS.slice(0, 4) : [BILLERS[1]!, BILLERS[3]!, BILLERS[4]!, BILLERS[5]!];
-  return billers.map((biller) => ({
-    id: ids.make(prefix),
+  const payee: NewPayee = (fields) => ({
+    id: ids.make(`pye_${bank}`),
     endUserId: endUser.id,
-    nickname: biller.name,
-    type: "BILLER",
     accountName: null,
-    accountNumber: null,
-    bsb: null,
-    billerCode: biller.code,
-    billerName: biller.name,
-    crn: rng.digits(10),
-    payId: null,
-    international: null,
-    createdDate: created(),
-  }));
-}
-
-function internationalPayee(
-  endUser: EndUser,
-  rng: Prng,
-  ids: IdMaker,
-  kind: Holder,
-  created: () => string,
-  prefix: string,
-): Payee {
-  return {
-    id: ids.make(prefix),
-    endUserId: endUser.id,
-    nickname: kind === "person" ? "Sister in Auckland" : "Supplier NZ Ltd",
-    type: "INTERNATIONAL",
-    accountName: kind === "person" ? "Sophie Walker" : "Supplier NZ Ltd",
     accountNumber: null,
     bsb: null,
     billerCode: null,
     billerName: null,
     crn: null,
     payId: null,
+    international: null,
+    ...fields,
+    createdDate: addDays(data.referenceDate, -rng.int(30, 700)),
+  });
+  const payees = [
+    ...domesticPayees(rng, kind, payee),
+    ...billerPayees(rng, kind, payee),
+    internationalPayee(rng, kind, payee),
+  ];
+  data.payees.push(...payees);
+  return payees;
+}
+
+/** A payee of the end user from the fields that differ by type (the others are null). */
+type NewPayee = (fields: Pick<Payee, "nickname" | "type"> & Partial<Payee>) => Payee;
+
+function domesticPayees(rng: Prng, kind: Holder, payee: NewPayee): Payee[] {
+  const names =
+    kind === "person"
+      ? ["Mum and Dad", "Flatmate rent share", "Tennis club", "Emma (babysitting)"]
+      : ["Timber Supplies Co", "Hardware Wholesale", "Casual staff pay", "Office landlord"];
+  return names.map((name) => {
+    const bank = rng.pick(BANKS);
+    return payee({
+      nickname: name,
+      type: "DOMESTIC",
+      accountName: name,
+      accountNumber: `xxxx${rng.digits(4)}`,
+      bsb: rng.pick(bank.bsbs),
+      payId: rng.chance(0.3) ? `${rng.digits(2)}@payid.example.com.au` : null,
+    });
+  });
+}
+
+function billerPayees(rng: Prng, kind: Holder, payee: NewPayee): Payee[] {
+  const billers =
+    kind === "person" ? BILLERS.slice(0, 4) : [BILLERS[1]!, BILLERS[3]!, BILLERS[4]!, BILLERS[5]!];
+  return billers.map((biller) =>
+    payee({
+      nickname: biller.name,
+      type: "BILLER",
+      billerCode: biller.code,
+      billerName: biller.name,
+      crn: rng.digits(10),
+    }),
+  );
+}
+
+function internationalPayee(rng: Prng, kind: Holder, payee: NewPayee): Payee {
+  return payee({
+    nickname: kind === "person" ? "Sister in Auckland" : "Supplier NZ Ltd",
+    type: "INTERNATIONAL",
+    accountName: kind === "person" ? "Sophie Walker" : "Supplier NZ Ltd",
     international: {
       country: "NZL",
       bic: "ANZBNZ22",
@@ -122,8 +95,7 @@ function internationalPayee(
       bankName: "ANZ Bank New Zealand",
       bankAddress: "23-29 Albert Street, Auckland 1010",
     },
-    createdDate: created(),
-  };
+  });
 }
 
 export function makeScheduledPayments(
