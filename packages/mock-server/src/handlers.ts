@@ -26,7 +26,7 @@ interface AuthSessionRecord {
 }
 
 /** The auth session of the documents' examples: its `sess_id` narrows the institutions list like any other. */
-const DOCUMENTED_SESSION: AuthSessionRecord = {
+export const DOCUMENTED_SESSION: AuthSessionRecord = {
   id: "as_8d31f0c7",
   sessionId: "sess_b41e9a06",
   endUserId: "eu_2f9c81d4",

@@ -353,7 +353,7 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
         { path: "/v1/banking/products" },
       ];
     case "getBankingProduct":
-      return ["everyday", "savings", "card", "mortgage", "term"].map((key) => ({
+      return ["transaction", "savings", "card", "svr_home_loan", "term"].map((key) => ({
         path: `/v1/banking/products/prd_cba_${key}`,
       }));
     case "listBankingTransactions":

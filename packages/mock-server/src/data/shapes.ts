@@ -14,7 +14,7 @@ export interface ResponseShape {
   rateApplicationType: boolean;
   /** Fees and discounts: flat amount and rate fields (v1) or `*_method_u_type` with nested forms. */
   feeForm: "flat" | "method";
-  /** Account feature `is_activated`: a boolean (v1) or a string enum (v2 on). */
+  /** Account feature `is_activated`: a boolean (v1) or a string (v2 on), only ever `ACTIVATED`. */
   featureActivation: "boolean" | "string";
   /** Transactions `extended_data`: `nppPayload` with root `service`/`x2p101_payload` (v1) or `npp_payload`. */
   extendedData: "nppPayload" | "npp_payload";

@@ -4,7 +4,7 @@
  * `active`, the detailed banking transaction, the common identity items), it serves what is
  * documented and nothing else. Versions differ only through the flags of shapes.ts.
  */
-import { streetLine } from "./generate.js";
+
 import type {
   Account,
   Address,
@@ -27,11 +27,13 @@ import type {
   Tier,
   Transaction,
 } from "./model.js";
+import { streetLine } from "./people.js";
 import type { ResponseShape } from "./shapes.js";
 
 type Json = Record<string, unknown>;
 export const CURRENCY = "AUD";
-export const PLATFORM_ID = "cdas-sandbox";
+/** The platform that holds each family's records (one id per platform, as the documents' examples show). */
+export const PLATFORM_IDS = { banking: "plt_cdr_banking", energy: "plt_cdr_energy" } as const;
 
 /** Cents as a JSON number of dollars (summary family). */
 export const dollars = (cents: number): number => cents / 100;
@@ -361,13 +363,12 @@ function featureView(feature: Feature, shape: ResponseShape, withActivation: boo
     additional_info: feature.info,
     additional_value: feature.value,
   };
-  if (withActivation)
-    view.is_activated =
-      shape.featureActivation === "boolean"
-        ? feature.activated
-        : feature.activated
-          ? "ACTIVATED"
-          : "NOT_ACTIVATED";
+  if (!withActivation) return view;
+  // v2 on: the interface shows one value, `ACTIVATED`, and not the others. Another value would be
+  // invented, and `ACTIVATED` on a feature that is not would be false, so such a feature has no
+  // `is_activated` (the field is optional).
+  if (shape.featureActivation === "boolean") view.is_activated = feature.activated;
+  else if (feature.activated) view.is_activated = "ACTIVATED";
   return view;
 }
 
@@ -418,7 +419,7 @@ export function bankingAccountView(
     nickname: account.nickname,
     product_name: account.productName,
     institution_id: account.institutionId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     account_ownership: account.ownership,
     open_status: account.openStatus,
     product_category: account.category,
@@ -480,7 +481,7 @@ export function directDebitView(debit: DirectDebit): Json {
   return {
     account_id: debit.accountId,
     arrangement_id: debit.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     institution_id: debit.institutionId,
     authorised_entity: {
       description: debit.entity.description,
@@ -557,7 +558,7 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   return {
     scheduled_payment_id: payment.id,
     arrangement_id: payment.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     institution_id: payment.institutionId,
     nickname: payment.nickname,
     payee_reference: payment.payeeReference,
@@ -581,7 +582,7 @@ export function bankingProductView(product: BankingProduct): Json {
     brand_name: product.brandName,
     product_category: product.category,
     institution_id: product.institutionId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.banking,
     application_uri: product.applicationUri,
     effective_from: product.effectiveFrom,
     effective_to: product.effectiveTo,
@@ -684,7 +685,7 @@ export function energyAccountBalanceView(account: EnergyAccount): Json {
   return {
     account_id: account.id,
     arrangement_id: account.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.energy,
     institution_id: account.institutionId,
     balance: money(account.balanceCents),
   };
@@ -694,7 +695,7 @@ export function derRecordView(record: DerRecord): Json {
   return {
     service_point_id: record.servicePointId,
     arrangement_id: record.arrangementId,
-    platform_id: PLATFORM_ID,
+    platform_id: PLATFORM_IDS.energy,
     institution_id: record.institutionId,
     approved_capacity: record.approvedCapacityKw,
     available_phases_count: record.availablePhases,

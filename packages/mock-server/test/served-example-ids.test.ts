@@ -1,0 +1,141 @@
+/**
+ * Every id in the documents' response examples is one the default seed serves: each value of an
+ * `id`, `*_id` or `*Id` key (or an `*_ids` list) in every 2xx example of every version appears in
+ * some response of the sandbox to the documented end users' reads (every page of every read), or
+ * names the documented auth session (the one a POST of the example request stands for). Error
+ * bodies are left out: their `id` names one occurrence of an error, not a record.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOCUMENTED_SESSION } from "../src/handlers.js";
+import {
+  loadBundle,
+  mainEndUsers,
+  operationsOf,
+  resolveRef,
+  Sandbox,
+  VERSIONS,
+  type Version,
+  validRequests,
+} from "./helpers.js";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Ids of the documents' examples that the YAML edits listed in YAML-EDITS.md replace with served
+ * ids. Remove each id here as its edit lands: the test fails on an id that is listed here but is
+ * served, or no longer in any example, so the list can only shrink to empty.
+ */
+const PENDING_YAML_EDITS = new Set([
+  // platform ids of banking records (the sandbox serves one id per platform: plt_cdr_banking)
+  "plt_acc_9d3a1c",
+  "plt_acc_9d3a2f",
+  "plt_acc_b1c7e0",
+  "plt_acc_c40d19",
+  "plt_prd_4e18c2",
+  "plt_prd_4e18d9",
+  "plt_prd_4e19a0",
+  "plt_sp_51d2a7",
+  "plt_sp_51d2b3",
+  "plt_sp_77c0e4",
+  "dd_anz_61f0a2",
+  "dd_anz_61f0b7",
+  "dd_nab_3a9c11",
+  // ids of one record in the other family's form, or of holdings the person does not have
+  "inst_wbc",
+  "eacc_agl_5531",
+  "eacc_ea_7720",
+  "eacc_red_0418",
+  "arr_c47a19d3",
+  "sp_cba_1c5e90",
+  "sp_cba_1c5f02",
+  "sp_mqg_08ab33",
+  "prd_mqg_basic_home_loan",
+]);
+
+const isIdKey = (key: string) => /^id$|_ids?$|[a-z]Ids?$/.test(key);
+
+/** Values of id-like keys anywhere in a JSON value, each with where it was found. */
+function collectIds(value: unknown, where: string, into: Map<string, string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectIds(item, where, into);
+    return;
+  }
+  if (!value || typeof value !== "object") return;
+  for (const [key, item] of Object.entries(value)) {
+    if (isIdKey(key)) {
+      for (const id of Array.isArray(item) ? item : [item])
+        if (typeof id === "string" && !into.has(id)) into.set(id, `${where} ${key}`);
+    }
+    collectIds(item, where, into);
+  }
+}
+
+/** The ids of every 2xx response example of a version, each with the operation and example it is in. */
+function exampleIds(version: Version): Map<string, string> {
+  const bundle = loadBundle(version);
+  const ids = new Map<string, string>();
+  for (const op of operationsOf(version)) {
+    for (const [status, response] of Object.entries(op.operation.responses as Json)) {
+      if (!status.startsWith("2")) continue;
+      const content = (resolveRef(bundle, response as Json).node.content ?? {}) as Json;
+      for (const media of Object.values(content) as Json[]) {
+        if (media.example !== undefined) collectIds(media.example, `${op.operationId} example`, ids);
+        for (const [name, example] of Object.entries((media.examples ?? {}) as Json))
+          collectIds(resolveRef(bundle, example as Json).node.value, `${op.operationId} ${name}`, ids);
+      }
+    }
+  }
+  return ids;
+}
+
+let sandbox: Sandbox;
+const served = new Set<string>([DOCUMENTED_SESSION.id, DOCUMENTED_SESSION.sessionId]);
+
+/** Reads every page of every documented read of a version for both end users with data. */
+async function collectServed(version: Version, users: string[]): Promise<void> {
+  const ids = new Map<string, string>();
+  for (const op of operationsOf(version).filter((o) => o.method === "GET")) {
+    for (const user of users) {
+      for (const call of validRequests(sandbox.server, op.operationId, user)) {
+        let address: string | undefined = call.path;
+        for (let pages = 0; address && pages < 1000; pages++) {
+          const response = await sandbox.get(address, version);
+          expect(response.status, `${address}: ${response.text.slice(0, 200)}`).toBe(200);
+          collectIds(response.body, address, ids);
+          address = (response.body as { links?: { next?: string } }).links?.next;
+        }
+      }
+    }
+  }
+  for (const id of ids.keys()) served.add(id);
+}
+
+beforeAll(async () => {
+  sandbox = await Sandbox.start();
+  const { person, organisation } = await mainEndUsers(sandbox);
+  for (const version of VERSIONS) await collectServed(version, [person, organisation]);
+});
+afterAll(() => sandbox.close());
+
+describe.each(VERSIONS)("%s: ids of the response examples", (version) => {
+  const ids = exampleIds(version);
+  it("finds ids in the examples", () => {
+    expect(ids.size).toBeGreaterThan(50);
+  });
+  for (const [id, where] of ids) {
+    if (PENDING_YAML_EDITS.has(id)) continue;
+    it(`${id} (${where}) is served by the default seed`, () => {
+      expect(served.has(id), `${id}, in ${where}, appears in no response`).toBe(true);
+    });
+  }
+});
+
+describe("ids awaiting a YAML edit", () => {
+  const inExamples = new Set(VERSIONS.flatMap((version) => [...exampleIds(version).keys()]));
+  for (const id of PENDING_YAML_EDITS) {
+    it(`${id} is still in an example and still not served (else remove it from the list)`, () => {
+      expect(inExamples.has(id)).toBe(true);
+      expect(served.has(id)).toBe(false);
+    });
+  }
+});
