@@ -99,3 +99,47 @@ export function componentUsage(doc) {
   }
   return usage;
 }
+
+/** The operation object of a label ("GET /v1/consent"), or undefined. */
+export function findOperation(doc, label) {
+  const [method, ...rest] = label.split(" ");
+  return doc?.paths?.[rest.join(" ")]?.[method.toLowerCase()];
+}
+
+/**
+ * Where a component schema sits in an operation's success body, as field paths
+ * ("accounts[].fees[]"; "" when it is the body itself). Follows properties, items, additionalProperties
+ * and allOf/oneOf/anyOf.
+ */
+export function fieldPaths(doc, label, component) {
+  const operation = findOperation(doc, label);
+  const target = `#/components/schemas/${component}`;
+  const found = new Set();
+  const visit = (node, at, seen) => {
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, at, seen);
+      return;
+    }
+    if (!isObject(node)) return;
+    if (node.$ref === target) found.add(at);
+    if (typeof node.$ref === "string") {
+      if (seen.has(node.$ref)) return;
+      const tokens = refTokens(node.$ref);
+      if (tokens) visit(lookup(doc, tokens), at, new Set([...seen, node.$ref]));
+      return;
+    }
+    for (const [name, child] of Object.entries(node.properties ?? {}))
+      visit(child, at ? `${at}.${name}` : name, seen);
+    if (node.items) visit(node.items, `${at}[]`, seen);
+    // A list under a key the interface does not name (`<key>`: the detailed banking transactions).
+    if (isObject(node.additionalProperties))
+      visit(node.additionalProperties, at ? `${at}.<key>` : "<key>", seen);
+    for (const key of ["allOf", "oneOf", "anyOf"]) if (node[key]) visit(node[key], at, seen);
+  };
+  for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+    if (!status.startsWith("2")) continue;
+    const resolved = deref(doc, response, []).node;
+    for (const media of Object.values(resolved?.content ?? {})) visit(media.schema, "", new Set());
+  }
+  return [...found];
+}
