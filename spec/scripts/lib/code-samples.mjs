@@ -64,11 +64,10 @@ export function sampleArguments(doc, item, operation) {
   return { ...values, body };
 }
 
+/** A bearer is sent when the operation accepts one (the institutions list accepts it or none). */
 function needsBearer(doc, operation) {
   const security = operation.security ?? doc.security ?? [];
-  return security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0)
-    ? true
-    : security.some((requirement) => Object.keys(requirement).length > 0);
+  return security.some((requirement) => Object.keys(requirement).length > 0);
 }
 
 function requestUrl(path, args) {
