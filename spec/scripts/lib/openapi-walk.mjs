@@ -1,19 +1,15 @@
 // Walking OpenAPI documents: JSON pointers, local $refs, the operations of a document and which
 // operations reach each component.
 
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+import { followRef, getPointer, HTTP_METHODS, pointerTokens, toPointer } from "../../openapi/index.js";
 
-/** Encodes path tokens as a JSON pointer (RFC 6901). */
-export function toPointer(tokens) {
-  return tokens.map((t) => `/${String(t).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
-}
+// Pointers, references and the HTTP methods come from the one shared module (@cdas/spec/openapi); this
+// file adds what only the change report needs, with pointers as token lists.
+export { HTTP_METHODS, toPointer };
 
+/** The tokens of a local `$ref` ("#/components/schemas/A" gives ["components", "schemas", "A"]). */
 export function refTokens(ref) {
-  if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
-  return ref
-    .slice(2)
-    .split("/")
-    .map((t) => decodeURIComponent(t).replaceAll("~1", "/").replaceAll("~0", "~"));
+  return typeof ref === "string" && ref.startsWith("#/") ? pointerTokens(ref) : undefined;
 }
 
 export function isObject(value) {
@@ -21,23 +17,13 @@ export function isObject(value) {
 }
 
 export function lookup(doc, tokens) {
-  let node = doc;
-  for (const t of tokens) {
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, t)) return undefined;
-    node = node[t];
-  }
-  return node;
+  return getPointer(doc, toPointer(tokens));
 }
 
 /** Follows local $refs from `node` (found at `pointer`) until a node that is not a reference. */
 export function deref(doc, node, pointer) {
-  let current = { node, pointer };
-  for (let hops = 0; hops < 64 && isObject(current.node) && typeof current.node.$ref === "string"; hops++) {
-    const target = refTokens(current.node.$ref);
-    if (!target) break;
-    current = { node: lookup(doc, target), pointer: target };
-  }
-  return current;
+  const resolved = followRef(doc, node, toPointer(pointer));
+  return { node: resolved.node, pointer: pointerTokens(resolved.pointer) };
 }
 
 export function operationLabel(method, path) {
