@@ -10,10 +10,10 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
 import { listOperations } from "../scripts/lib/openapi-walk.mjs";
+import { VERSIONS } from "./helpers";
 
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const REPO = path.resolve(SPEC_DIR, "..");
-const VERSIONS = ["v1", "v2", "v3"] as const;
 // The sandbox is not a dependency of @cdas/spec (it depends on the spec: a cycle); spec/turbo.json
 // makes this package's tests wait for its build and the SDK's.
 const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js");
@@ -117,7 +117,7 @@ describe("TypeScript samples", () => {
             types: ["node"],
             lib: ["ES2022", "DOM"],
             paths: Object.fromEntries(
-              ["sdk", "client-v1", "client-v2", "client-v3"].map((p) => [`@cdas/${p}`, typesOf(p)]),
+              ["sdk", ...VERSIONS.map((v) => `client-${v}`)].map((p) => [`@cdas/${p}`, typesOf(p)]),
             ),
           },
           files,

@@ -3,11 +3,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deref as derefNode, inlineRefs, listOperations, operationParameters } from "../openapi/index.js";
+import { readRegistry } from "../registry/index.js";
 
 export { HTTP_METHODS, resolvePointer as pointer } from "../openapi/index.js";
-
-export type Version = "v1" | "v2" | "v3";
-export const VERSIONS: Version[] = ["v1", "v2", "v3"];
 
 /** A node of a JSON document: the tests only read, so a loose record is enough. */
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are arbitrary JSON read by the tests.
@@ -16,6 +14,11 @@ export type Node = Record<string, any>;
 export const SPEC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The bundles' folder: dist/, or CDAS_SPEC_DIST to test bundles written elsewhere. */
 const DIST_DIR = process.env.CDAS_SPEC_DIST ?? join(SPEC_DIR, "dist");
+
+/** A version name of the registry (`v1`, ...). */
+export type Version = string;
+/** The versions of the bundle folder, in release order (its versions.json, a copy of spec/versions.json). */
+export const VERSIONS: Version[] = readRegistry(DIST_DIR).versions;
 export const bundlePath = (version: Version) => join(DIST_DIR, `${version}.json`);
 
 const bundles = new Map<Version, Node>();
