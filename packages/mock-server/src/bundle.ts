@@ -1,13 +1,14 @@
 /**
- * Loads the OpenAPI bundles of @cdas/spec and indexes their operations: parameters, request body,
+ * Loads the OpenAPI bundles (of @cdas/spec, or another bundle folder) and indexes their operations: parameters, request body,
  * security, paging (`x-cdas-pagination`) and documented error responses. Ajv validators for each
  * operation's parameters and body are compiled once, here, at start.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { responseShape } from "./data/shapes.js";
+import { type ResponseShape, responseShape } from "./data/shapes.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -79,6 +80,8 @@ export interface OperationInfo {
 
 export interface VersionBundle {
   version: string;
+  /** Its response forms (src/data/shapes.ts), its own or those of the version it is based on. */
+  shape: ResponseShape;
   document: JsonObject;
   /** In document order. */
   operations: OperationInfo[];
@@ -86,10 +89,18 @@ export interface VersionBundle {
   operationsByPath: Map<string, Map<string, OperationInfo>>;
 }
 
-/** Reads `@cdas/spec/<version>.json`. */
-export function loadBundleDocument(version: string): JsonObject {
-  const require = createRequire(import.meta.url);
-  const file = require.resolve(`@cdas/spec/${version}.json`);
+/**
+ * A folder of bundles and the registry that lists them (versions.json, vN.json): `specDist` when given,
+ * else the dist/ of @cdas/spec.
+ */
+export function bundleFolder(specDist?: string): string {
+  if (specDist !== undefined) return path.resolve(specDist);
+  return path.dirname(createRequire(import.meta.url).resolve("@cdas/spec/versions.json"));
+}
+
+/** Reads `<folder>/<version>.json`. */
+export function loadBundleDocument(version: string, folder: string = bundleFolder()): JsonObject {
+  const file = path.join(folder, `${version}.json`);
   return JSON.parse(readFileSync(file, "utf8")) as JsonObject;
 }
 
@@ -160,9 +171,13 @@ interface IndexContext {
 }
 
 /** Indexes one bundle and compiles its validators. */
-export function indexBundle(version: string, document: JsonObject): VersionBundle {
+export function indexBundle(
+  version: string,
+  document: JsonObject,
+  lineage: readonly string[] = [version],
+): VersionBundle {
   // A version the sandbox has no response shapes for fails here, at start, not on its first read.
-  responseShape(version);
+  const shape = responseShape(version, lineage);
   const schemaId = `cdas-${version}`;
   const context: IndexContext = {
     document,
@@ -189,7 +204,7 @@ export function indexBundle(version: string, document: JsonObject): VersionBundl
     byMethod.set(op.method, op);
     operationsByPath.set(op.path, byMethod);
   }
-  return { version, document, operations, operationsByPath };
+  return { version, shape, document, operations, operationsByPath };
 }
 
 function indexOperation(
