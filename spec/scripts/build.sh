@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bundles each registered version (versions.json) into one self-contained document, dist/vN.yaml and
 # dist/vN.json, and copies the registry beside them (dist/versions.json): a bundle folder says itself
-# which versions it holds.
+# which versions it holds. Then the docs site (scripts/build-docs.sh), unless --bundles-only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export REDOCLY_TELEMETRY=off
@@ -13,5 +13,5 @@ for v in $versions; do
   redocly bundle "$v" --config .layers/redocly.yaml --output "dist/$v.json" --ext json >/dev/null
 done
 cp versions.json dist/versions.json
-if [ -f scripts/build-docs.sh ]; then bash scripts/build-docs.sh; fi
+if [ "${1:-}" != "--bundles-only" ] && [ -f scripts/build-docs.sh ]; then bash scripts/build-docs.sh; fi
 echo "bundles: $(ls dist/*.json dist/*.yaml | tr '\n' ' ')"
