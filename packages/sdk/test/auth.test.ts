@@ -113,7 +113,12 @@ describe("token exchange", () => {
       .toArray()
       .catch((e: unknown) => e);
     expect(isCdasApiError(failure)).toBe(true);
-    expect(failure).toMatchObject({ status: 401, name: "unauthorized", id: "e1" });
+    expect(failure).toMatchObject({
+      status: 401,
+      name: "CdasAuthenticationError",
+      apiErrorName: "unauthorized",
+      id: "e1",
+    });
   });
 
   it("resends the body of a POST after renewing", async () => {
@@ -138,7 +143,11 @@ describe("token exchange", () => {
       .GET("/v1/accounts", {})
       .catch((e: unknown) => e);
     expect(isCdasApiError(failure)).toBe(true);
-    expect(failure).toMatchObject({ status: 401, name: "unauthorized" });
+    expect(failure).toMatchObject({
+      status: 401,
+      name: "CdasAuthenticationError",
+      apiErrorName: "unauthorized",
+    });
     expect((failure as Error).message).toContain("[redacted]");
     expect((failure as Error).message).not.toContain(SECRET_MARK);
   });

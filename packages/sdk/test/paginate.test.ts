@@ -190,7 +190,8 @@ describe("failures while paging", () => {
     expect(failure).toMatchObject({
       status: 400,
       id: "e9",
-      name: "bad_request",
+      name: "CdasInvalidRequestError",
+      apiErrorName: "bad_request",
       message: "end_user_id is required",
     });
   });

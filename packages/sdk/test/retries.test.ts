@@ -143,7 +143,7 @@ describe("timeouts", () => {
       .GET("/v1/accounts", {})
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: "timeout" });
-    expect((failure as Error).message).toBe("GET /v1/accounts timed out after 20 ms");
+    expect((failure as Error).message).toBe("GET /v1/accounts timed out after 20 ms (its body included)");
     expect(server.dataCalls()).toHaveLength(2);
   });
 
@@ -154,7 +154,7 @@ describe("timeouts", () => {
       .catch(() => {});
     const signal = server.dataCalls()[0]?.signal;
     expect(signal?.aborted).toBe(true);
-    expect(signal?.reason).toMatchObject({ code: "timeout" });
+    expect(signal?.reason).toMatchObject({ name: "TimeoutError" });
   });
 
   it("covers a body that stops arriving", async () => {
@@ -191,9 +191,10 @@ describe("timeouts of concurrent and token calls", () => {
     ]);
     expect(hung).toMatchObject({ status: "rejected", reason: { code: "timeout" } });
     expect(fine).toMatchObject({ status: "fulfilled", value: { data: { data: ["ok"] } } });
-    // Attempts started together share a deadline signal; the one that answered in time kept its answer.
-    const [first] = server.dataCalls();
+    // Each attempt has its own deadline: the hung one was aborted, the other kept its answer.
+    const [first, second] = server.dataCalls();
     expect(first?.signal?.aborted).toBe(true);
+    expect(second?.signal?.aborted).toBe(false);
     expect(server.dataCalls()).toHaveLength(2);
   });
 
@@ -304,7 +305,11 @@ describe("timeouts with the platform fetch over loopback", () => {
     const failure = await untyped(sdk())
       .GET("/v1/accounts", {})
       .catch((e: unknown) => e);
-    expect(failure).toMatchObject({ code: "timeout", message: "GET /v1/accounts timed out after 100 ms" });
+    expect(failure).toMatchObject({
+      code: "timeout",
+      name: "CdasTimeoutError",
+      message: "GET /v1/accounts timed out after 100 ms (its body included)",
+    });
   });
 
   it("ends a body that stops arriving in a timeout CdasError", async () => {
