@@ -327,6 +327,7 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   if (!HTTP_DATE.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
+  // asctime has no zone and means GMT.
+  const date = Date.parse(trimmed.endsWith(" GMT") ? trimmed : `${trimmed} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { isCdasError } from "../src/errors.js";
+import { isCdasError, parseRetryAfter } from "../src/errors.js";
 import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 afterEach(() => {
@@ -112,6 +112,40 @@ describe("retries", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(server.dataCalls()).toHaveLength(2);
     await pending;
+  });
+
+  it("ignores a Retry-After that is neither whole seconds nor an HTTP date: the backoff applies", async () => {
+    vi.useFakeTimers();
+    for (const retryAfter of ["-5", "1.5", "soon", "2026-01-01"]) {
+      const server = scriptedFetch(
+        sequence(() => json({}, { status: 503, headers: { "retry-after": retryAfter } })),
+      );
+      // Backoff of the first retry: between half and all of retryBaseDelayMs.
+      const pending = untyped(
+        testSdk(server.fetch, { retryBaseDelayMs: 1_000, maxRetryDelayMs: 60_000 }).client,
+      ).GET("/v1/accounts", {});
+      await vi.advanceTimersByTimeAsync(499);
+      expect(server.dataCalls()).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(501);
+      expect(server.dataCalls()).toHaveLength(2);
+      await pending;
+    }
+  });
+
+  it("reads Retry-After as whole seconds or an HTTP date (all three forms), nothing else", () => {
+    const now = Date.parse("1994-11-06T08:49:30Z");
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter("0", now)).toBe(0);
+    for (const date of [
+      "Sun, 06 Nov 1994 08:49:37 GMT",
+      "Sunday, 06-Nov-94 08:49:37 GMT",
+      "Sun Nov  6 08:49:37 1994",
+    ]) {
+      expect(parseRetryAfter(date, now)).toBe(7_000);
+    }
+    for (const junk of ["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense"]) {
+      expect(parseRetryAfter(junk, now)).toBeUndefined();
+    }
   });
 
   it("caps Retry-After at maxRetryDelayMs", async () => {
