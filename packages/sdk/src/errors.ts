@@ -196,7 +196,7 @@ export function invalidOptions(message: string): CdasInvalidOptionsError {
 }
 
 export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {
-  return new CdasInvalidResponseError(message, { cause });
+  return new CdasInvalidResponseError(message, cause === undefined ? undefined : { cause });
 }
 
 export function paginationLoop(message: string): CdasPaginationLoopError {

@@ -19,8 +19,8 @@ export interface Answer {
   statusText: string;
   headers: Headers;
   url: string;
-  /** The body as text, the secret redacted. */
-  text: string;
+  /** A 2xx answer's body as bytes; an error answer's as text, with the secret redacted. */
+  body: Uint8Array<ArrayBuffer> | string;
 }
 
 /** Statuses retried without looking at the body. */
@@ -40,7 +40,7 @@ export function shouldRetry(
   if (outcome instanceof Error)
     return outcome instanceof CdasConnectionError || outcome instanceof CdasTimeoutError;
   if (RETRYABLE_STATUSES.has(outcome.status)) return true;
-  return outcome.status >= 400 && isTemporaryBody(outcome.text);
+  return typeof outcome.body === "string" && isTemporaryBody(outcome.body);
 }
 
 /** The wait before retry number `retries`: `Retry-After` when valid (capped), backoff otherwise. */

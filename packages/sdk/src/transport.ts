@@ -4,7 +4,7 @@
  * (within `maxResponseBytes` and the deadline) and the secret redacted, so nothing that reads it
  * later can fail on the network or see the secret.
  */
-import { JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
+import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
 import {
   apiErrorFor,
@@ -25,6 +25,7 @@ export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response
 export interface TransportConfig {
   fetch: FetchLike;
   baseUrl: string;
+  clientId: string;
   /** The SDK's headers, for the token call (openapi-fetch adds them to every other call). */
   headers: Record<string, string>;
   timeoutMs: number;
@@ -36,13 +37,12 @@ export interface TransportConfig {
   tokenBody: () => string;
 }
 
-/** One call as the retry loop repeats it: its body kept as bytes, so that it can be sent again. */
+/** One call as the retry loop repeats it. */
 interface Call {
-  method: string;
-  url: string;
-  headers: Headers;
+  /** Sent as it is when it has no body; each attempt of a call with a body sends a copy with `body`. */
+  request: Request;
+  /** The body, kept so that it can be sent again. */
   body: ArrayBuffer | string | null;
-  signal: AbortSignal | undefined;
   /** The token call: never a bearer, never a redirect. */
   isTokenCall: boolean;
 }
@@ -54,17 +54,34 @@ export function createTransport(config: TransportConfig): (request: Request) => 
   const tokenUrl = `${config.baseUrl}${TOKEN_PATH}`;
   const origin = new URL(config.baseUrl).origin;
   const tokens = createTokenSource(issueToken);
+  const filledQueries = Object.entries(FILLED_QUERY).map(([path, name]) => [
+    `${config.baseUrl}${path}`,
+    name,
+  ]);
+
+  /** A GET of a list whose query the SDK fills in (the institutions' client_id), filled when the caller left it out. */
+  function withFilledQuery(method: string, url: string): string {
+    if (method !== "GET") return url;
+    for (const [listUrl = "", name = ""] of filledQueries) {
+      if (url !== listUrl && !url.startsWith(`${listUrl}?`)) continue;
+      const target = new URL(url);
+      if (target.searchParams.get(name)) return url;
+      target.searchParams.set(name, config.clientId);
+      return target.href;
+    }
+    return url;
+  }
 
   async function issueToken(): Promise<IssuedToken> {
     const headers = new Headers(config.headers);
     headers.set("content-type", JSON_MEDIA_TYPE);
     const body = config.tokenBody();
-    const call = { method: "POST", url: tokenUrl, headers, body, signal: undefined, isTokenCall: true };
-    const answer = await withRetries(call);
-    if (answer.status < 200 || answer.status > 299) throw apiErrorFor(answer, "POST", tokenUrl, answer.text);
+    const request = new Request(tokenUrl, { method: "POST", headers });
+    const answer = await withRetries({ request, body, isTokenCall: true });
+    if (typeof answer.body === "string") throw apiErrorFor(answer, "POST", tokenUrl, answer.body);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(answer.text);
+      parsed = JSON.parse(new TextDecoder().decode(answer.body));
     } catch {
       // reported below
     }
@@ -75,16 +92,17 @@ export function createTransport(config: TransportConfig): (request: Request) => 
 
   /** The one retry loop, for every call (the token call included), with the 401 renewal. */
   async function withRetries(call: Call): Promise<Answer> {
-    const repeatable = call.isTokenCall || call.method === "GET" || call.method === "HEAD";
+    const { method, signal } = call.request;
+    const repeatable = call.isTokenCall || method === "GET" || method === "HEAD";
     let renewed = false;
     for (let retries = 0; ; ) {
-      const token = call.isTokenCall ? undefined : await tokens.get(call.signal);
+      const token = call.isTokenCall ? undefined : await tokens.get(signal);
       let outcome: Answer | Error;
       try {
         outcome = await exchange(call, token);
       } catch (error) {
         // The caller's abort rejects with the caller's reason.
-        if (call.signal?.aborted || !isCdasError(error)) throw error;
+        if (signal.aborted || !isCdasError(error)) throw error;
         outcome = error;
       }
       if (token !== undefined && !renewed && !(outcome instanceof Error) && outcome.status === 401) {
@@ -96,22 +114,21 @@ export function createTransport(config: TransportConfig): (request: Request) => 
         if (outcome instanceof Error) throw outcome;
         return outcome;
       }
-      await sleep(retryDelay(config.retry, retries++, outcome), call.signal);
+      await sleep(retryDelay(config.retry, retries++, outcome), signal);
     }
   }
 
   /** One attempt under one deadline (`AbortSignal.timeout`), same-origin redirects and the body included. */
   async function exchange(call: Call, token: string | undefined): Promise<Answer> {
     const deadline = AbortSignal.timeout(config.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
-    const headers = new Headers(call.headers);
-    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-    let url = call.url;
+    const signal = AbortSignal.any([call.request.signal, deadline]);
+    if (token !== undefined) call.request.headers.set("authorization", `Bearer ${token}`);
+    let request = call.body === null ? call.request : new Request(call.request, { body: call.body });
     for (let redirects = 0; ; redirects++) {
-      const request = new Request(url, { method: call.method, headers, body: call.body, redirect: "manual" });
+      const url = request.url;
       let response: Response;
       try {
-        response = await config.fetch(request, { signal });
+        response = await config.fetch(request, { signal, redirect: "manual" });
       } catch (error) {
         throw failure(error, call, url, deadline);
       }
@@ -124,7 +141,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
       }
       if (next === undefined) return read(response, call, url, deadline);
       await response.body?.cancel().catch(() => {});
-      url = next;
+      request = new Request(next, { method: request.method, headers: request.headers });
     }
   }
 
@@ -138,10 +155,11 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     url: string,
     redirects: number,
   ): string | undefined {
-    const what = `${call.method} ${pathOf(url)} answered HTTP ${response?.status}`;
+    const { method } = call.request;
+    const what = `${method} ${pathOf(url)} answered HTTP ${response?.status}`;
     if (typeof response?.status !== "number" || typeof response.headers?.get !== "function") {
       throw invalidResponse(
-        `${call.method} ${pathOf(url)}: the fetch in use resolved to something that is not a Response`,
+        `${method} ${pathOf(url)}: the fetch in use resolved to something that is not a Response`,
       );
     }
     const location = response.headers.get("location");
@@ -166,7 +184,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
         `${what}, a redirect to another origin (${target.protocol}//${target.host}), not followed: only same-origin redirects are`,
       );
     }
-    if (call.method !== "GET" && call.method !== "HEAD") return undefined;
+    if (method !== "GET" && method !== "HEAD") return undefined;
     if (target.username || target.password)
       throw invalidResponse(`${what}, a redirect to an address with credentials`);
     if (redirects >= MAX_REDIRECTS) throw invalidResponse(`${what}, more than ${MAX_REDIRECTS} redirects`);
@@ -174,52 +192,51 @@ export function createTransport(config: TransportConfig): (request: Request) => 
   }
 
   async function read(response: Response, call: Call, url: string, deadline: AbortSignal): Promise<Answer> {
-    let text: string;
+    const { method } = call.request;
+    let bytes: Uint8Array<ArrayBuffer>;
     try {
-      text = await readText(response, config.maxResponseBytes, `${call.method} ${pathOf(url)}`);
+      bytes = await readBody(response, config.maxResponseBytes, `${method} ${pathOf(url)}`);
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
-    const { status, statusText } = response;
-    return {
-      status,
-      statusText,
-      headers: redactHeaders(response.headers, config.redact),
-      url,
-      text: config.redact(text),
-    };
+    const { status, statusText, headers } = response;
+    if (response.ok) return { status, statusText, headers, url, body: bytes };
+    // An error answer is handed back (thrown, or as `{ error }`): the secret is taken out of it.
+    const body = config.redact(new TextDecoder().decode(bytes));
+    return { status, statusText, headers: redactHeaders(headers, config.redact), url, body };
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
   function failure(error: unknown, call: Call, url: string, deadline: AbortSignal, during = ""): unknown {
-    if (call.signal?.aborted) return call.signal.reason;
+    const { method, signal } = call.request;
+    if (signal.aborted) return signal.reason;
     if (isCdasError(error)) return error;
-    if (deadline.aborted) return timeoutError(call.method, url, config.timeoutMs);
-    return connectionError(error, call.method, url, config.redact, during);
+    if (deadline.aborted) return timeoutError(method, url, config.timeoutMs);
+    return connectionError(error, method, url, config.redact, during);
   }
 
   return async (request) => {
     const body = request.body === null ? null : await request.arrayBuffer();
-    const headers = new Headers(request.headers);
     // openapi-fetch's JSON media type, with the charset the interface writes.
-    if (body !== null && headers.get("content-type") === "application/json")
-      headers.set("content-type", JSON_MEDIA_TYPE);
-    const { method, url, signal } = request;
-    const isTokenCall = method === "POST" && url === tokenUrl;
-    return toResponse(await withRetries({ method, url, headers, body, signal, isTokenCall }));
+    if (body !== null && request.headers.get("content-type") === "application/json") {
+      request.headers.set("content-type", JSON_MEDIA_TYPE);
+    }
+    const filled = withFilledQuery(request.method, request.url);
+    if (filled !== request.url) request = new Request(filled, request);
+    const isTokenCall = request.method === "POST" && request.url === tokenUrl;
+    return toResponse(await withRetries({ request, body, isTokenCall }));
   };
 }
 
-/** Reads a body as text, counting its decoded bytes: past `limit`, the body is cancelled and the read fails. */
-async function readText(response: Response, limit: number, what: string): Promise<string> {
-  if (response.body === null) return "";
+/** Reads a body whole, counting its decoded bytes: past `limit`, the body is cancelled and the read fails. */
+async function readBody(response: Response, limit: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
+    if (done) break;
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => {});
@@ -227,8 +244,15 @@ async function readText(response: Response, limit: number, what: string): Promis
         `${what} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
       );
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
 }
 
 function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
@@ -244,9 +268,9 @@ function redactHeaders(headers: Headers, redact: (text: string) => string): Head
 
 /** The Response handed to openapi-fetch: the body already read, the answer's address kept as a fetch's is. */
 function toResponse(answer: Answer): Response {
-  const { status, statusText, headers, text } = answer;
-  const nullBody = status === 204 || status === 205 || status === 304 || text === "";
-  const response = new Response(nullBody ? null : text, { status, statusText, headers });
+  const { status, statusText, headers, body } = answer;
+  const nullBody = status === 204 || status === 205 || status === 304 || body.length === 0;
+  const response = new Response(nullBody ? null : body, { status, statusText, headers });
   Object.defineProperty(response, "url", { value: answer.url });
   return response;
 }

@@ -33,6 +33,16 @@ describe("token exchange", () => {
     expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer tok_1");
   });
 
+  it("leaves the token answer and 2xx data intact, however short the secret", async () => {
+    const server = scriptedFetch(() => json({ data: [{ status: "POSTED" }] }));
+    const { data } = await untyped(testSdk(server.fetch, { clientSecret: "s" }).client).GET(
+      "/v1/accounts",
+      {},
+    );
+    expect(data).toEqual({ data: [{ status: "POSTED" }] });
+    expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer tok_1");
+  });
+
   it("accepts the {token, expires_in} form", async () => {
     const server = scriptedFetch(ok, () => json({ token: "short_form", expires_in: 900 }));
     await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
