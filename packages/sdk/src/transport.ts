@@ -156,7 +156,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     redirects: number,
   ): string | undefined {
     const { method } = call.request;
-    const what = `${method} ${pathOf(url)} answered HTTP ${response?.status}`;
+    const what = () => `${method} ${pathOf(url)} answered HTTP ${response.status}`;
     if (typeof response?.status !== "number" || typeof response.headers?.get !== "function") {
       throw invalidResponse(
         `${method} ${pathOf(url)}: the fetch in use resolved to something that is not a Response`,
@@ -167,27 +167,27 @@ export function createTransport(config: TransportConfig): (request: Request) => 
       response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
     if (isRedirect && call.isTokenCall) {
       throw invalidResponse(
-        `${what}: the token endpoint redirected; the SDK never follows a redirect of the token call (it would send the client secret elsewhere)`,
+        `${what()}: the token endpoint redirected; the SDK never follows a redirect of the token call (it would send the client secret elsewhere)`,
       );
     }
     if (response.status < 200 || response.status > 599)
-      throw invalidResponse(`${what}, a status outside 200-599`);
+      throw invalidResponse(`${what()}, a status outside 200-599`);
     if (!isRedirect || location === null) return undefined;
     let target: URL;
     try {
       target = new URL(location, url);
     } catch {
-      throw invalidResponse(`${what} with a Location that is not an address`);
+      throw invalidResponse(`${what()} with a Location that is not an address`);
     }
     if (target.origin !== origin) {
       throw invalidResponse(
-        `${what}, a redirect to another origin (${target.protocol}//${target.host}), not followed: only same-origin redirects are`,
+        `${what()}, a redirect to another origin (${target.protocol}//${target.host}), not followed: only same-origin redirects are`,
       );
     }
     if (method !== "GET" && method !== "HEAD") return undefined;
     if (target.username || target.password)
-      throw invalidResponse(`${what}, a redirect to an address with credentials`);
-    if (redirects >= MAX_REDIRECTS) throw invalidResponse(`${what}, more than ${MAX_REDIRECTS} redirects`);
+      throw invalidResponse(`${what()}, a redirect to an address with credentials`);
+    if (redirects >= MAX_REDIRECTS) throw invalidResponse(`${what()}, more than ${MAX_REDIRECTS} redirects`);
     return target.href;
   }
 
@@ -195,7 +195,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     const { method } = call.request;
     let bytes: Uint8Array<ArrayBuffer>;
     try {
-      bytes = await readBody(response, config.maxResponseBytes, `${method} ${pathOf(url)}`);
+      bytes = await readBody(response, config.maxResponseBytes, () => `${method} ${pathOf(url)}`);
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
@@ -229,7 +229,11 @@ export function createTransport(config: TransportConfig): (request: Request) => 
 }
 
 /** Reads a body whole, counting its decoded bytes: past `limit`, the body is cancelled and the read fails. */
-async function readBody(response: Response, limit: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+async function readBody(
+  response: Response,
+  limit: number,
+  what: () => string,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -241,7 +245,7 @@ async function readBody(response: Response, limit: number, what: string): Promis
     if (size > limit) {
       reader.cancel().catch(() => {});
       throw invalidResponse(
-        `${what} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+        `${what()} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
       );
     }
     chunks.push(value);
