@@ -180,7 +180,11 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
       api((_, response) => response.writeHead(200, { "content-type": "application/json" }).end("{not json")),
     );
     const sdk = sdkFor(origin);
-    for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
+    for (const call of [
+      () => getAccounts(sdk),
+      () => untyped(sdk.client).request("get", "/v1/accounts", {}),
+      () => sdk.paginate("/v1/accounts").toArray(),
+    ]) {
       const failure = await failureOf(call());
       expect(failure).toBeInstanceOf(CdasInvalidResponseError);
       expect((failure as Error).message).toBe("GET /v1/accounts answered 2xx with a body that is not JSON");
