@@ -50,13 +50,11 @@ export function sampleArguments(doc, item, operation) {
     const filter = query.find((p) => p.example !== undefined || p.examples !== undefined);
     if (filter) chosen.push(filter);
   }
-  const values = { path: {}, query: {}, header: {} };
+  // No header parameters: the only one is X-Platform-Version, which the curl line sends and the typed
+  // clients send themselves (their types do not offer it).
+  const values = { path: {}, query: {} };
   for (const p of chosen) {
     values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p);
-  }
-  // A version header the document requires (v3's consent and end-user lists) is typed as required.
-  for (const p of parameters.filter((p) => p.in === "header" && p.required)) {
-    values.header[p.name] = parameterExample(p);
   }
   const media = resolveRef(doc, operation.requestBody)?.content?.["application/json"];
   const bodyExample = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
@@ -107,7 +105,7 @@ export function curlSample(doc, version, { method, path, item, operation }) {
 /** `{ params: { query: {...} }, body: ... }` as TypeScript source, `undefined` when there is nothing to pass. */
 function initSource(args, { clientIdExpression } = {}) {
   const sections = [];
-  for (const section of ["path", "query", "header"]) {
+  for (const section of ["path", "query"]) {
     const entries = Object.entries(args[section]).map(([name, value]) => {
       const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
       const source = name === "client_id" && clientIdExpression ? clientIdExpression : JSON.stringify(value);
