@@ -15,6 +15,7 @@ const REPO = path.resolve(SPEC_DIR, "..");
 // Built by the sandbox's own build (spec/turbo.json makes the spec tests wait for it).
 const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js");
 const GENERATE_CLIENT = path.join(REPO, "packages", "client-tooling", "bin", "generate-client.mjs");
+const SCAFFOLD_CLIENT = path.join(REPO, "packages", "client-tooling", "bin", "scaffold-client.mjs");
 const BIN = path.join(SPEC_DIR, "node_modules", ".bin");
 /** What a spec build reads; everything else (dist, .layers, reports, node_modules) is left behind. */
 const SOURCES = [
@@ -121,37 +122,39 @@ describe("a v4 of one changed file and one registry entry", () => {
     }
   });
 
-  it("gets a generated client whose types show the change", () => {
-    const client = path.join(work, "client-v4");
-    mkdirSync(client);
-    const api = {
-      root: path.join(spec, "dist", "v4.json"),
-      "x-openapi-ts": { output: "src/generated/schema.ts" },
-    };
-    writeFileSync(path.join(client, "redocly.yaml"), JSON.stringify({ apis: { v4: api } }));
-    execFileSync(process.execPath, [GENERATE_CLIENT], { cwd: client, stdio: ["ignore", "ignore", "pipe"] });
-    expect(readFileSync(path.join(client, "src", "generated", "api-version.ts"), "utf8")).toContain(
-      'export const apiVersion = "v4" as const;',
-    );
-    // openapi-fetch and its types as the client packages have them.
+  it("gets a client package, scaffolded from client-v3 and generated, whose types show the change", () => {
+    // The workspace's client-v3 sources beside the spec copy, as in the repository; the scaffold makes
+    // packages/client-v4 from them, and the generator reads ../../spec/dist/v4.json.
+    const packages = path.join(work, "packages");
+    cpSync(path.join(REPO, "packages", "client-v3"), path.join(packages, "client-v3"), {
+      recursive: true,
+      filter: (source) => !/[\\/](node_modules|dist|generated|reports|\.turbo)$/.test(source),
+    });
+    execFileSync(process.execPath, [SCAFFOLD_CLIENT, "v4", "--repo", work], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const client = path.join(packages, "client-v4");
+    expect(JSON.parse(readFileSync(path.join(client, "package.json"), "utf8")).name).toBe("@cdas/client-v4");
+    // openapi-fetch and @cdas/client-tooling as the client packages have them.
     symlinkSync(
       path.join(REPO, "packages", "client-v3", "node_modules"),
       path.join(client, "node_modules"),
       "dir",
     );
-    const v3Schema = path.join(REPO, "packages", "client-v3", "src", "generated", "schema.js");
+    execFileSync(process.execPath, [GENERATE_CLIENT], { cwd: client, stdio: ["ignore", "ignore", "pipe"] });
+    const v3Client = path.join(REPO, "packages", "client-v3", "src", "index.js");
     writeFileSync(
       path.join(client, "program.ts"),
-      `import createClient from "openapi-fetch";
-import type { paths as V3 } from ${JSON.stringify(v3Schema)};
-import type { paths as V4 } from "./src/generated/schema.js";
+      `import { createClient as createV3Client } from ${JSON.stringify(v3Client)};
+import { apiVersion, createClient } from "./src/index.js";
 
-const v4 = createClient<V4>({ baseUrl: "http://127.0.0.1:1" });
+const version: "v4" = apiVersion;
+const v4 = createClient({ baseUrl: "http://127.0.0.1:1" });
 void v4.GET("/v1/end-users", { params: { query: { "page[size]": 2 } } });
 // @ts-expect-error v4 requires page[size]
 void v4.GET("/v1/end-users");
-const v3 = createClient<V3>({ baseUrl: "http://127.0.0.1:1" });
-void v3.GET("/v1/end-users");
+void createV3Client({ baseUrl: "http://127.0.0.1:1" }).GET("/v1/end-users");
+void version;
 `,
     );
     const options = {
