@@ -5,13 +5,13 @@
  * names the documented auth session (the one a POST of the example request stands for). Error
  * bodies are left out: their `id` names one occurrence of an error, not a record.
  */
+import { deref } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCUMENTED_SESSION } from "../src/handlers.js";
 import {
   loadBundle,
   mainEndUsers,
   operationsOf,
-  resolveRef,
   Sandbox,
   VERSIONS,
   type Version,
@@ -45,11 +45,11 @@ function exampleIds(version: Version): Map<string, string> {
   for (const op of operationsOf(version)) {
     for (const [status, response] of Object.entries(op.operation.responses as Json)) {
       if (!status.startsWith("2")) continue;
-      const content = (resolveRef(bundle, response as Json).node.content ?? {}) as Json;
+      const content = (deref<Json>(bundle, response).content ?? {}) as Json;
       for (const media of Object.values(content) as Json[]) {
         if (media.example !== undefined) collectIds(media.example, `${op.operationId} example`, ids);
         for (const [name, example] of Object.entries((media.examples ?? {}) as Json))
-          collectIds(resolveRef(bundle, example as Json).node.value, `${op.operationId} ${name}`, ids);
+          collectIds(deref<Json>(bundle, example).value, `${op.operationId} ${name}`, ids);
       }
     }
   }
