@@ -7,17 +7,23 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { withCodeSamples } from "./lib/code-samples.mjs";
 import { finishReferencePage, pairName, renderIndex, versionPairs } from "./lib/docs-site.mjs";
+import { formatGuideHtml, formatGuideMarkdown } from "./lib/guide-format.mjs";
 import { SPEC_DIR } from "./lib/load-spec.mjs";
+import { buildGuide } from "./lib/migration-guide.mjs";
 import { formatHtml, formatJson, formatMarkdown } from "./lib/report-format.mjs";
 import { diffDocuments } from "./lib/spec-diff.mjs";
+import { switcherData, switcherScript } from "./lib/version-switcher.mjs";
 
 process.env.REDOCLY_TELEMETRY = "off";
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
@@ -26,11 +32,33 @@ function versionOrder(a, b) {
   return Number(a.slice(1)) - Number(b.slice(1));
 }
 
-function renderReference(bundle, output) {
+/**
+ * The copy of a bundle that Redoc renders: code samples on every operation, and the title without the
+ * version suffix, which Redoc adds itself ("Consented Data Access Service (v2)", not "... (v2) (v2)").
+ * dist/vN.json stays as published.
+ */
+export function redocDocument(doc, version) {
+  const copy = withCodeSamples(doc, version);
+  const suffix = ` (${copy.info?.version})`;
+  if (copy.info?.title?.endsWith(suffix)) copy.info.title = copy.info.title.slice(0, -suffix.length);
+  return copy;
+}
+
+function renderReference(bundle, output, title) {
   return new Promise((resolve, reject) => {
     execFile(
       REDOCLY,
-      ["build-docs", bundle, "--inlineBundle", "--output", output],
+      // scrollYOffset: Redoc keeps its menu and its jumps below our sticky bar (docs-site.mjs).
+      [
+        "build-docs",
+        bundle,
+        "--inlineBundle",
+        "--openapi.scrollYOffset=header.site",
+        "--title",
+        title,
+        "--output",
+        output,
+      ],
       { cwd: SPEC_DIR, env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`redocly build-docs ${bundle}: ${stderr}`)) : resolve(),
@@ -38,15 +66,105 @@ function renderReference(bundle, output) {
   });
 }
 
-/** Builds the site from `distDir`/vN.json into `distDir`/docs and `distDir`/changes; returns figures. */
-export async function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console.log } = {}) {
-  const started = performance.now();
+function bundledVersions(distDir) {
   const versions = readdirSync(distDir)
     .filter((name) => /^v\d+\.json$/.test(name))
     .map((name) => name.replace(/\.json$/, ""))
     .sort(versionOrder);
   if (versions.length === 0)
     throw new Error(`No bundles (vN.json) in ${distDir}: run the bundle step first.`);
+  return versions;
+}
+
+/** The change report and migration guide of every pair, in every format; returns the reports and guides. */
+function writeChanges({ versions, documents, docsDir, changesDir, figures }) {
+  const reports = {};
+  const guides = {};
+  for (const [from, to] of versionPairs(versions)) {
+    const name = pairName(from, to);
+    const t0 = performance.now();
+    const report = diffDocuments(documents[from], documents[to], { from, to });
+    const guide = buildGuide(report, documents[from], documents[to]);
+    reports[name] = report;
+    guides[name] = guide;
+    const others = versionPairs(versions)
+      .map(([a, b]) => pairName(a, b))
+      .filter((other) => other !== name);
+    const files = {
+      [`${name}.md`]: formatMarkdown(report),
+      [`${name}.json`]: formatJson(report),
+      [`${name}.guide.md`]: formatGuideMarkdown(guide),
+    };
+    for (const dir of [changesDir, path.join(docsDir, "changes")]) {
+      for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+    }
+    const reportLinks = others.map((o) => `<a href="${o}.html">${o.replace("-to-", " → ")}</a>`).join(" · ");
+    const html = formatHtml(report, { versions, prefix: "../", pairLinks: `Other reports: ${reportLinks}.` });
+    writeFileSync(path.join(docsDir, "changes", `${name}.html`), html);
+    const guideHtml = formatGuideHtml(guide, { versions, prefix: "../", others });
+    writeFileSync(path.join(docsDir, "changes", `${name}.guide.html`), guideHtml);
+    figures.reports[name] = {
+      ...report.counts,
+      ms: Math.round(performance.now() - t0),
+      markdownBytes: Buffer.byteLength(files[`${name}.md`]),
+      jsonBytes: Buffer.byteLength(files[`${name}.json`]),
+      htmlBytes: Buffer.byteLength(html),
+      guideLines: files[`${name}.guide.md`].split("\n").length - 1,
+    };
+  }
+  return { reports, guides };
+}
+
+/** One Redoc page per version (the three redocly processes run side by side). */
+async function writeReferences({ versions, documents, guides, distDir, docsDir, figures }) {
+  const redocDir = mkdtempSync(path.join(tmpdir(), "cdas-redoc-"));
+  try {
+    await Promise.all(
+      versions.map(async (version) => {
+        const bundle = path.join(redocDir, `${version}.json`);
+        writeFileSync(bundle, JSON.stringify(redocDocument(documents[version], version)));
+        const output = path.join(docsDir, `${version}.html`);
+        const t0 = performance.now();
+        await renderReference(bundle, output, documents[version].info?.title ?? version);
+        const switcher = switcherScript(switcherData({ versions, current: version, guides, documents }));
+        const page = finishReferencePage(readFileSync(output, "utf8"), {
+          versions,
+          current: version,
+          switcher,
+        });
+        writeFileSync(output, page);
+        for (const ext of ["json", "yaml"]) {
+          const source = path.join(distDir, `${version}.${ext}`);
+          if (existsSync(source)) copyFileSync(source, path.join(docsDir, `${version}.${ext}`));
+        }
+        figures.references[version] = {
+          bytes: Buffer.byteLength(page),
+          ms: Math.round(performance.now() - t0),
+        };
+      }),
+    );
+  } finally {
+    rmSync(redocDir, { recursive: true, force: true });
+  }
+}
+
+function logFigures(figures, docsDir, log) {
+  for (const version of figures.versions) {
+    const { bytes, ms } = figures.references[version];
+    log(`docs: ${version}.html ${Math.round(bytes / 1024)} KiB in ${ms} ms`);
+  }
+  for (const [name, r] of Object.entries(figures.reports)) {
+    log(
+      `changes: ${name} ${r.total} changes (${r.breaking} breaking, ${r["non-breaking"]} non-breaking, ${r.annotation} annotation); guide ${r.guideLines} lines`,
+    );
+  }
+  log(`docs: site written to ${path.relative(process.cwd(), docsDir) || docsDir} in ${figures.totalMs} ms`);
+}
+
+/** Builds the site from `distDir`/vN.json into `distDir`/docs and `distDir`/changes; returns figures. */
+export async function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = console.log } = {}) {
+  const started = performance.now();
+  const versions = bundledVersions(distDir);
   const docsDir = path.join(distDir, "docs");
   const changesDir = path.join(distDir, "changes");
   rmSync(docsDir, { recursive: true, force: true });
@@ -55,68 +173,14 @@ export async function buildDocs({ distDir = path.join(SPEC_DIR, "dist"), log = c
   mkdirSync(changesDir, { recursive: true });
 
   const figures = { versions, references: {}, reports: {} };
-  const documents = {};
-  // The three Redoc renders run side by side (each is a separate redocly process).
-  await Promise.all(
-    versions.map(async (version) => {
-      const bundle = path.join(distDir, `${version}.json`);
-      documents[version] = JSON.parse(readFileSync(bundle, "utf8"));
-      const output = path.join(docsDir, `${version}.html`);
-      const t0 = performance.now();
-      await renderReference(bundle, output);
-      const page = finishReferencePage(readFileSync(output, "utf8"), { versions, current: version });
-      writeFileSync(output, page);
-      for (const ext of ["json", "yaml"]) {
-        const source = path.join(distDir, `${version}.${ext}`);
-        if (existsSync(source)) copyFileSync(source, path.join(docsDir, `${version}.${ext}`));
-      }
-      figures.references[version] = {
-        bytes: Buffer.byteLength(page),
-        ms: Math.round(performance.now() - t0),
-      };
-    }),
+  const documents = Object.fromEntries(
+    versions.map((v) => [v, JSON.parse(readFileSync(path.join(distDir, `${v}.json`), "utf8"))]),
   );
-
-  const reports = {};
-  for (const [from, to] of versionPairs(versions)) {
-    const name = pairName(from, to);
-    const t0 = performance.now();
-    const report = diffDocuments(documents[from], documents[to], { from, to });
-    reports[name] = report;
-    const markdown = formatMarkdown(report);
-    const json = formatJson(report);
-    const others = versionPairs(versions)
-      .map(([a, b]) => pairName(a, b))
-      .filter((other) => other !== name)
-      .map((other) => `<a href="${other}.html">${other.replace("-to-", " → ")}</a>`)
-      .join(" · ");
-    const html = formatHtml(report, { versions, prefix: "../", pairLinks: `Other reports: ${others}.` });
-    for (const dir of [changesDir, path.join(docsDir, "changes")]) {
-      writeFileSync(path.join(dir, `${name}.md`), markdown);
-      writeFileSync(path.join(dir, `${name}.json`), json);
-    }
-    writeFileSync(path.join(docsDir, "changes", `${name}.html`), html);
-    figures.reports[name] = {
-      ...report.counts,
-      ms: Math.round(performance.now() - t0),
-      markdownBytes: Buffer.byteLength(markdown),
-      jsonBytes: Buffer.byteLength(json),
-      htmlBytes: Buffer.byteLength(html),
-    };
-  }
-
-  writeFileSync(path.join(docsDir, "index.html"), renderIndex({ versions, documents, reports }));
+  const { reports, guides } = writeChanges({ versions, documents, docsDir, changesDir, figures });
+  await writeReferences({ versions, documents, guides, distDir, docsDir, figures });
+  writeFileSync(path.join(docsDir, "index.html"), renderIndex({ versions, documents, reports, guides }));
   figures.totalMs = Math.round(performance.now() - started);
-  for (const version of versions) {
-    const { bytes, ms } = figures.references[version];
-    log(`docs: ${version}.html ${Math.round(bytes / 1024)} KiB in ${ms} ms`);
-  }
-  for (const [name, r] of Object.entries(figures.reports)) {
-    log(
-      `changes: ${name} ${r.total} changes (${r.breaking} breaking, ${r["non-breaking"]} non-breaking, ${r.annotation} annotation)`,
-    );
-  }
-  log(`docs: site written to ${path.relative(process.cwd(), docsDir) || docsDir} in ${figures.totalMs} ms`);
+  logFigures(figures, docsDir, log);
   return figures;
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// pnpm spec:diff <from> <to> [--format text|md|json] [--fail-on breaking|non-breaking|annotation]
+// pnpm spec:diff <from> <to> [--format text|md|json|guide] [--all] [--fail-on breaking|non-breaking|annotation]
 // Reports every change between two OpenAPI documents with its class; see spec/README.md.
 import { parseArgs } from "node:util";
+import { formatGuideMarkdown } from "./lib/guide-format.mjs";
 import { loadSpec } from "./lib/load-spec.mjs";
+import { buildGuide } from "./lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, formatText } from "./lib/report-format.mjs";
 import { CHANGE_CLASSES, diffDocuments, hasChangesAtOrAbove } from "./lib/spec-diff.mjs";
 
@@ -13,14 +15,52 @@ process.stdout.on("error", (error) => {
   process.exit(process.exitCode ?? 0);
 });
 
-const USAGE = `Usage: pnpm spec:diff <from> <to> [--format text|md|json] [--fail-on breaking|non-breaking|annotation]
+const FORMATS = ["text", "md", "json", "guide"];
+const USAGE = `Usage: pnpm spec:diff <from> <to> [--format text|md|json|guide] [--all] [--fail-on breaking|non-breaking|annotation]
 
   <from>, <to>  a version (v1, v2, v3; reads spec/dist/vN.json, or bundles the sources when not built),
                 a bundle file (JSON or YAML), or <git-rev>:<version> (bundles that revision's sources,
                 e.g. HEAD~1:v2), or <git-rev>:<path> for a committed file.
-  --format      text (default), md (Markdown) or json.
+  --format      text (default), md (Markdown), json, or guide (the migration guide: what to change in
+                your code, by operation; md and json keep every detail).
+  --all         with --format guide: also list the component-only and annotation changes.
   --fail-on     exit with code 1 when a change of this class or worse exists.
 Exit codes: 0 ok, 1 changes at or above --fail-on, 2 usage or input error.`;
+
+/** What is wrong with the arguments, in words, or undefined when they can be used. */
+function argumentError(values, positionals) {
+  if (positionals.length < 2) {
+    const missing = positionals.length === 0 ? "<from> and <to> are missing" : "<to> is missing";
+    return `${missing}: give two documents, e.g. \`pnpm spec:diff v1 v3\`.`;
+  }
+  if (positionals.length > 2)
+    return `expected two documents, got ${positionals.length}: ${positionals.join(" ")}.`;
+  const format = values.format === "markdown" ? "md" : values.format;
+  if (!FORMATS.includes(format)) {
+    return `--format ${values.format} is not a format; accepted: ${FORMATS.join(", ")}.`;
+  }
+  const failOn = values["fail-on"];
+  if (failOn !== undefined && !CHANGE_CLASSES.includes(failOn)) {
+    return `--fail-on ${failOn} is not a change class; accepted: ${CHANGE_CLASSES.join(", ")}.`;
+  }
+  if (values.all && format !== "guide")
+    return "--all applies to --format guide only (md and json keep every change).";
+  return undefined;
+}
+
+function render(report, from, to, values) {
+  switch (values.format) {
+    case "guide":
+      return formatGuideMarkdown(buildGuide(report, from.doc, to.doc), { all: values.all });
+    case "md":
+    case "markdown":
+      return formatMarkdown(report);
+    case "json":
+      return formatJson(report);
+    default:
+      return formatText(report, { color: process.stdout.isTTY && !process.env.NO_COLOR });
+  }
+}
 
 function main() {
   let parsed;
@@ -30,11 +70,12 @@ function main() {
       options: {
         format: { type: "string", short: "f", default: "text" },
         "fail-on": { type: "string" },
+        all: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
   } catch (error) {
-    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`spec:diff: ${error.message}\n\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -42,27 +83,22 @@ function main() {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const formats = { text: null, md: formatMarkdown, markdown: formatMarkdown, json: formatJson };
-  const failOn = values["fail-on"];
-  if (
-    positionals.length !== 2 ||
-    !(values.format in formats) ||
-    (failOn && !CHANGE_CLASSES.includes(failOn))
-  ) {
-    process.stderr.write(`${USAGE}\n`);
+  const problem = argumentError(values, positionals);
+  if (problem) {
+    process.stderr.write(`spec:diff: ${problem}\n\n${USAGE}\n`);
     return 2;
   }
+  let sides;
   let report;
   try {
-    const [from, to] = positionals.map((argument) => loadSpec(argument));
-    report = diffDocuments(from.doc, to.doc, { from: from.label, to: to.label });
+    sides = positionals.map((argument) => loadSpec(argument));
+    report = diffDocuments(sides[0].doc, sides[1].doc, { from: sides[0].label, to: sides[1].label });
   } catch (error) {
     process.stderr.write(`spec:diff: ${error.message}\n`);
     return 2;
   }
-  const color = values.format === "text" && process.stdout.isTTY && !process.env.NO_COLOR;
-  const output = formats[values.format]?.(report) ?? formatText(report, { color });
-  process.stdout.write(output);
+  process.stdout.write(render(report, sides[0], sides[1], values));
+  const failOn = values["fail-on"];
   return failOn && hasChangesAtOrAbove(report, failOn) ? 1 : 0;
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildDocs } from "../scripts/build-docs.mjs";
 import { startStaticServer } from "../scripts/lib/static-server.mjs";
 
@@ -163,6 +163,8 @@ afterAll(async () => {
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 });
 
+beforeEach(() => expect.hasAssertions());
+
 afterEach(() => {
   expect(outsideRequests, "requests that tried to leave loopback").toEqual([]);
 });
@@ -265,6 +267,72 @@ describe.each(VERSIONS)("%s reference", (version) => {
     await page.locator('[data-testid="site-nav"]').getByText("All versions").click();
     await page.waitForURL("**/index.html");
     await expect(page.locator("h1").textContent()).resolves.toContain("API reference");
+    await page.close();
+  });
+});
+
+/** Opens an operation from the sidebar and returns the fragment Redoc writes for it. */
+async function openOperation(page: Page, tag: string, summary: RegExp): Promise<string> {
+  const group = tagGroup(page, tag);
+  await group.click();
+  await group.locator(`${MENU_ITEM}.menu-item-type-operation`, { hasText: summary }).first().click();
+  await page.waitForURL((url) => url.hash.length > 2 && !url.hash.endsWith(`/${slugOf(tag)}`));
+  return new URL(page.url()).hash;
+}
+
+describe("version switcher", () => {
+  it("shows one version in the heading", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}v2.html`);
+    await expect(page.locator("#api-content h1").first().textContent()).resolves.toBe(
+      "Consented Data Access Service (v2)",
+    );
+    await page.close();
+  });
+
+  it("switching version keeps the reader on the same operation", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}v2.html`);
+    const hash = await openOperation(page, "Banking", /direct debits/i);
+    expect(hash).toMatch(/listdirectdebits$/);
+    await page.locator('[data-testid="site-nav"] a[data-switch-version="v3"]').click();
+    await page.waitForURL(`**/v3.html${hash}`);
+    const section = page.locator(`[id="${decodeURIComponent(hash.slice(2))}"]`);
+    await section.locator("h1, h2").first().waitFor();
+    // Redoc scrolled to it: the operation's heading is in view, just below the bar.
+    const box = await section.locator("h1, h2").first().boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y).toBeLessThan(400);
+    await expect(page.locator('[data-testid="version-note"]').textContent()).resolves.toContain("same in v2");
+    await screenshot(page, "switch-v2-to-v3-direct-debits");
+    await page.close();
+  });
+
+  it("says when the operation changed and links its entry in the migration guide", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}v2.html`);
+    await openOperation(page, "Consents and end users", /consent/i);
+    const changed = page.locator('[data-testid="changed-v3"]');
+    await expect(changed.textContent()).resolves.toBe("changed in v2 → v3");
+    await expect(page.locator('[data-testid="same-v1"]').count()).resolves.toBe(1);
+    await changed.click();
+    await page.waitForURL(/changes\/v2-to-v3\.guide\.html#op-get-v1-consent/);
+    const target = page.locator("section:target");
+    await expect(target.locator("h2").textContent()).resolves.toContain("GET /v1/consent");
+    await expect(target.textContent()).resolves.toContain(
+      "`arrangement_id` is now `arrangementId`".replaceAll("`", ""),
+    );
+    await screenshot(page, "guide-v2-to-v3-consent");
+    await page.close();
+  });
+
+  it("the bar stays in view while the reader scrolls", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}v1.html`);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForFunction(() => window.scrollY > 500);
+    const bar = await page.locator('[data-testid="site-nav"]').boundingBox();
+    expect(bar!.y).toBe(0);
     await page.close();
   });
 });

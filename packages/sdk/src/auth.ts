@@ -6,10 +6,8 @@ export interface IssuedToken {
 }
 
 export interface TokenSource {
-  /** The cached token while it is fresh, without waiting. */
-  current(): string | undefined;
-  /** A fresh token; concurrent callers share one token request. */
-  get(): Promise<string>;
+  /** A fresh token (the cached one while fresh); concurrent callers share one token request. */
+  get(signal?: AbortSignal): Promise<string>;
   /** Drops `used` if it is still the cached token (after a 401). */
   invalidate(used: string): void;
 }
@@ -24,8 +22,8 @@ export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSourc
   let renewAt = 0;
   let pending: Promise<string> | undefined;
   return {
-    current: () => (token !== undefined && Date.now() < renewAt ? token : undefined),
-    get() {
+    get(signal) {
+      if (token !== undefined && Date.now() < renewAt) return Promise.resolve(token);
       pending ??= issue()
         .then((issued) => {
           token = issued.token;
@@ -35,7 +33,7 @@ export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSourc
         .finally(() => {
           pending = undefined;
         });
-      return pending;
+      return signal ? untilAborted(pending, signal) : pending;
     },
     invalidate(used) {
       if (token === used) token = undefined;
@@ -52,4 +50,14 @@ export function readTokenResponse(body: unknown): IssuedToken | undefined {
   if (typeof token !== "string" || token === "" || /[\r\n]/.test(token)) return undefined;
   if (typeof expiresIn !== "number" || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;
   return { token, lifetimeMs: expiresIn * 1000 };
+}
+
+/** Waits for the shared `promise`, or rejects early with the abort reason of this caller's `signal`. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

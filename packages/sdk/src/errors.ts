@@ -1,9 +1,12 @@
-/** Typed errors of the SDK. Guards use a global symbol so they work across ESM/CJS copies. */
+/**
+ * Every error the SDK throws, and the only place they are built. One class per kind, as stripe-node:
+ * `error.name` is the class name; the guards use a global symbol so they work across ESM/CJS copies.
+ */
 
 const API_ERROR_BRAND = Symbol.for("@cdas/sdk/CdasApiError");
 const ERROR_BRAND = Symbol.for("@cdas/sdk/CdasError");
 
-/** Why a call failed without a usable HTTP answer (`api` is any non-2xx answer). */
+/** The kind of failure; `api` is any non-2xx answer. */
 export type CdasErrorCode =
   | "api"
   | "network"
@@ -12,21 +15,46 @@ export type CdasErrorCode =
   | "pagination_loop"
   | "invalid_options";
 
-/** Base class of every error the SDK throws. */
+/** Base class of every error the SDK throws; each kind is a subclass with its own `name` and `code`. */
 export class CdasError extends Error {
-  readonly code: CdasErrorCode;
-
-  constructor(code: CdasErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    if (this.name === "Error") this.name = "CdasError";
-  }
+  override name = "CdasError";
+  readonly code: CdasErrorCode = "invalid_response";
 
   toJSON(): Record<string, unknown> {
     return { name: this.name, code: this.code, message: this.message };
   }
 }
 Object.defineProperty(CdasError.prototype, ERROR_BRAND, { value: true });
+
+/** The connection failed (refused, reset, untrusted certificate, ...); `cause` keeps the chain, redacted. */
+export class CdasConnectionError extends CdasError {
+  override name = "CdasConnectionError";
+  override readonly code = "network";
+}
+
+/** An attempt (answer and body) took longer than `timeoutMs`. */
+export class CdasTimeoutError extends CdasError {
+  override name = "CdasTimeoutError";
+  override readonly code = "timeout";
+}
+
+/** The server answered something the SDK cannot use: bad JSON, a bad status, a refused redirect, too large. */
+export class CdasInvalidResponseError extends CdasError {
+  override name = "CdasInvalidResponseError";
+  override readonly code = "invalid_response";
+}
+
+/** A list sent the walk back to a page or cursor it had already read. */
+export class CdasPaginationLoopError extends CdasError {
+  override name = "CdasPaginationLoopError";
+  override readonly code = "pagination_loop";
+}
+
+/** An option or argument given to the SDK is wrong; the message names it. */
+export class CdasInvalidOptionsError extends CdasError {
+  override name = "CdasInvalidOptionsError";
+  override readonly code = "invalid_options";
+}
 
 /** Fields of the two documented error bodies (short and extended). */
 export interface CdasErrorBody {
@@ -50,11 +78,14 @@ export interface CdasApiErrorInit {
 }
 
 /**
- * A non-2xx answer. `name` is the API's error name (`bad_request`, ...) when the body has one,
- * otherwise "CdasApiError"; `message` is the API's message when present.
+ * A non-2xx answer. `apiErrorName` is the API's own error name (`bad_request`, ...) when the body has
+ * one; `message` is the API's message when present. Subclasses by status: see `apiErrorFor`.
  */
 export class CdasApiError extends CdasError {
+  override name = "CdasApiError";
+  override readonly code = "api";
   readonly status: number;
+  readonly apiErrorName: string | undefined;
   readonly id: string | undefined;
   readonly fault: boolean | undefined;
   readonly temporary: boolean | undefined;
@@ -67,9 +98,9 @@ export class CdasApiError extends CdasError {
 
   constructor(init: CdasApiErrorInit) {
     const fields = errorFields(init.body);
-    super("api", fields.message ?? describeStatus(init));
-    this.name = fields.name ?? "CdasApiError";
+    super(fields.message ?? describeStatus(init));
     this.status = init.status;
+    this.apiErrorName = fields.name;
     this.id = fields.id;
     this.fault = fields.fault;
     this.temporary = fields.temporary;
@@ -82,19 +113,36 @@ export class CdasApiError extends CdasError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      status: this.status,
-      id: this.id,
-      fault: this.fault,
-      temporary: this.temporary,
-      timeout: this.timeout,
-      method: this.method,
-      url: this.url,
-    };
+    const { status, apiErrorName, id, fault, temporary, timeout, method, url } = this;
+    return { ...super.toJSON(), status, apiErrorName, id, fault, temporary, timeout, method, url };
   }
 }
 Object.defineProperty(CdasApiError.prototype, API_ERROR_BRAND, { value: true });
+
+/** 400 or 422: the request was refused as invalid. */
+export class CdasInvalidRequestError extends CdasApiError {
+  override name = "CdasInvalidRequestError";
+}
+/** 401: the credentials or the token were refused. */
+export class CdasAuthenticationError extends CdasApiError {
+  override name = "CdasAuthenticationError";
+}
+/** 403: the token lacks a scope or a consent. */
+export class CdasPermissionError extends CdasApiError {
+  override name = "CdasPermissionError";
+}
+/** 404. */
+export class CdasNotFoundError extends CdasApiError {
+  override name = "CdasNotFoundError";
+}
+/** 429, after the retries. */
+export class CdasRateLimitError extends CdasApiError {
+  override name = "CdasRateLimitError";
+}
+/** 5xx, after the retries of reads. */
+export class CdasServerError extends CdasApiError {
+  override name = "CdasServerError";
+}
 
 /** True for every error thrown by the SDK. */
 export function isCdasError(value: unknown): value is CdasError {
@@ -112,15 +160,122 @@ export function isCdasApiError(value: unknown): value is CdasApiError {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Building errors from what the transport and the paginator meet
+// ---------------------------------------------------------------------------------------------
+
+/** The error of a non-2xx answer, of the class of its status; `body` is parsed JSON or raw text. */
+export function apiErrorFor(
+  answer: { status: number; headers: Headers },
+  method: string,
+  url: string,
+  body: unknown,
+): CdasApiError {
+  const text = typeof body === "string" ? body : undefined;
+  const parsed = text === undefined ? { body } : parseErrorText(text);
+  const init: CdasApiErrorInit = {
+    status: answer.status,
+    method,
+    url,
+    body: parsed.body,
+    rawBody: parsed.rawBody,
+    retryAfterMs: parseRetryAfter(answer.headers.get("retry-after"), Date.now()),
+  };
+  const status = answer.status;
+  if (status === 400 || status === 422) return new CdasInvalidRequestError(init);
+  if (status === 401) return new CdasAuthenticationError(init);
+  if (status === 403) return new CdasPermissionError(init);
+  if (status === 404) return new CdasNotFoundError(init);
+  if (status === 429) return new CdasRateLimitError(init);
+  if (status >= 500) return new CdasServerError(init);
+  return new CdasApiError(init);
+}
+
+export function invalidOptions(message: string): CdasInvalidOptionsError {
+  return new CdasInvalidOptionsError(message);
+}
+
+export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {
+  return new CdasInvalidResponseError(message, cause === undefined ? undefined : { cause });
+}
+
+export function paginationLoop(message: string): CdasPaginationLoopError {
+  return new CdasPaginationLoopError(message);
+}
+
+export function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeoutError {
+  return new CdasTimeoutError(`${method} ${pathOf(url)} timed out after ${timeoutMs} ms (its body included)`);
+}
+
+/** Words for the codes a connection fails with (Node, undici, OpenSSL); others are shown as they are. */
+const CAUSES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  ETIMEDOUT: "connection timed out",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  UND_ERR_SOCKET: "connection closed by the server",
+  SELF_SIGNED_CERT_IN_CHAIN: "certificate not trusted",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "certificate not trusted",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "certificate not trusted",
+  CERT_HAS_EXPIRED: "certificate expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "certificate does not name this host",
+  ERR_SSL_WRONG_VERSION_NUMBER: "TLS handshake failed (a plain-http port?)",
+};
+
+/**
+ * A failure of the connection, named by the deepest code in its cause chain (`connection refused
+ * (ECONNREFUSED)`), with a redacted copy of that chain as its cause.
+ */
+export function connectionError(
+  error: unknown,
+  method: string,
+  url: string,
+  redact: (text: string) => string,
+  during = "",
+): CdasConnectionError {
+  const chain: unknown[] = [];
+  for (let link = error; link !== undefined && link !== null && chain.length < 8; ) {
+    chain.push(link);
+    link = (link as { cause?: unknown }).cause;
+  }
+  const coded = chain.reverse().find((link) => typeof (link as { code?: unknown }).code === "string");
+  const code = coded === undefined ? undefined : String((coded as { code: string }).code);
+  const reason =
+    code === undefined
+      ? error instanceof Error
+        ? error.message
+        : String(error)
+      : `${CAUSES[code] ?? (coded as Error).message ?? "failed"} (${code})`;
+  return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}`), {
+    cause: redactedCopy(error, redact, 8),
+  });
+}
+
+/** A copy of an error and its causes with the secret removed from every message (codes kept). */
+function redactedCopy(error: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (!(error instanceof Error) && (typeof error !== "object" || error === null)) {
+    return error === undefined ? undefined : redact(String(error));
+  }
+  const source = error as Error & { code?: unknown; cause?: unknown };
+  const cause =
+    depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
+  const copy = new Error(redact(String(source.message)), cause === undefined ? undefined : { cause });
+  copy.name = String(source.name ?? "Error");
+  if (typeof source.code === "string") Object.assign(copy, { code: source.code });
+  return copy;
+}
+
 function describeStatus({ status, method, url, rawBody }: CdasApiErrorInit): string {
-  const path = safePath(url);
   const suffix = rawBody
     ? ` (non-JSON body: ${rawBody.length > 120 ? `${rawBody.slice(0, 120)}…` : rawBody})`
     : "";
-  return `${method} ${path} answered HTTP ${status}${suffix}`;
+  return `${method} ${pathOf(url)} answered HTTP ${status}${suffix}`;
 }
 
-function safePath(url: string): string {
+/** The path of a URL for messages (never its query, which may carry ids). */
+export function pathOf(url: string): string {
   try {
     return new URL(url).pathname;
   } catch {
@@ -160,12 +315,19 @@ export function parseErrorText(text: string): { body: unknown; rawBody?: string 
   return { body: text, rawBody: text };
 }
 
-/** Reads `Retry-After` (delta seconds or an HTTP date) as milliseconds from now. */
+/** An HTTP date starts with its day name (IMF-fixdate, and the obsolete RFC 850 and asctime forms). */
+const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? \S/;
+
+/**
+ * Reads `Retry-After` as milliseconds from now: a non-negative integer of seconds or an HTTP date.
+ * Anything else (`-5`, `1.5`, `soon`) is ignored: undefined, and the backoff applies.
+ */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
+  // asctime has no zone and means GMT.
+  const date = Date.parse(trimmed.endsWith(" GMT") ? trimmed : `${trimmed} GMT`);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -2,21 +2,40 @@ import { createClient as createClientV1, pagination as paginationV1 } from "@cda
 import { createClient as createClientV2, pagination as paginationV2 } from "@cdas/client-v2";
 import { createClient as createClientV3, pagination as paginationV3 } from "@cdas/client-v3";
 import { buildSdk, type SdkOptions, type VersionDefinition } from "./core.js";
-import { CdasError } from "./errors.js";
+import { invalidOptions } from "./errors.js";
 import type { Sdk, Version } from "./types.js";
 
-export type { FetchLike } from "./attempt.js";
+/**
+ * Each version's model types (`V1.Transaction`, `V3.Consent`, `V2.components["schemas"][...]`, `paths`),
+ * re-exported so that `@cdas/sdk` alone is enough: `import type { V2 } from "@cdas/sdk"`.
+ */
+export type * as V1 from "@cdas/client-v1";
+export type * as V2 from "@cdas/client-v2";
+export type * as V3 from "@cdas/client-v3";
 export type { SdkOptions } from "./core.js";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./core.js";
 export {
   CdasApiError,
   type CdasApiErrorInit,
+  CdasAuthenticationError,
+  CdasConnectionError,
   CdasError,
   type CdasErrorBody,
   type CdasErrorCode,
+  CdasInvalidOptionsError,
+  CdasInvalidRequestError,
+  CdasInvalidResponseError,
+  CdasNotFoundError,
+  CdasPaginationLoopError,
+  CdasPermissionError,
+  CdasRateLimitError,
+  CdasServerError,
+  CdasTimeoutError,
   isCdasApiError,
   isCdasError,
 } from "./errors.js";
 export type { Page, PaginateOptions, PaginationSpec, Paginator } from "./paginate.js";
+export type { FetchLike } from "./transport.js";
 export type {
   ClientOf,
   ListBody,
@@ -37,12 +56,10 @@ const VERSIONS: Record<Version, VersionDefinition> = {
 
 /**
  * Creates the SDK for one API version. `version` decides the types of `client` and `paginate`.
- * Throws CdasError (`invalid_options`) for a missing option or a baseUrl that is not https.
+ * Throws CdasInvalidOptionsError for a missing option or a baseUrl that is not https.
  */
 export function createSdk<V extends Version>(options: SdkOptions<V>): Sdk<V> {
-  const definition = VERSIONS[options?.version];
-  if (!definition) {
-    throw new CdasError("invalid_options", `version must be one of ${Object.keys(VERSIONS).join(", ")}`);
-  }
+  const definition = Object.hasOwn(VERSIONS, options?.version) ? VERSIONS[options.version] : undefined;
+  if (!definition) throw invalidOptions(`version must be one of ${Object.keys(VERSIONS).join(", ")}`);
   return buildSdk(definition, options) as unknown as Sdk<V>;
 }

@@ -1,6 +1,9 @@
-/** Walks every list style: offset, cursor (absolute or relative links), single pages and bare arrays. */
-import { mergeHeaders } from "openapi-fetch";
-import { type CdasApiError, CdasError, isCdasError } from "./errors.js";
+/**
+ * Walks every list style (offset, cursor with absolute or relative links, single pages, bare arrays)
+ * through `client.GET`, so that every page takes the same road as a call of the user's: the SDK's
+ * transport, and any middleware the user added with `sdk.client.use`.
+ */
+import { apiErrorFor, invalidOptions, invalidResponse, paginationLoop, pathOf } from "./errors.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
 export interface PaginationSpec {
@@ -16,6 +19,11 @@ export interface PaginateOptions {
   maxItems?: number;
   /** Sent as `limit` (offset style) or `page[size]` (cursor style) unless the query already has it. */
   pageSize?: number;
+  /**
+   * Request the next page while the loop works on the current one (never more than one page
+   * ahead); leaving the loop early cancels the request in flight. Default false.
+   */
+  prefetch?: boolean;
 }
 
 export interface Page<TItem, TBody> {
@@ -39,26 +47,16 @@ type GetResult = { data?: unknown; error?: unknown; response: Response };
 export type GetFunction = (path: string, init: any) => Promise<GetResult>;
 
 interface RequestInitLike {
-  params?: {
-    query?: Record<string, unknown>;
-    path?: Record<string, unknown>;
-    header?: Record<string, unknown>;
-  };
+  params?: { query?: Record<string, unknown>; header?: Record<string, unknown> };
   headers?: unknown;
   signal?: AbortSignal | null;
   [key: string]: unknown;
 }
 
 export interface PaginatorContext {
-  /** client.GET: the first page, built from the typed init. */
+  /** `client.GET` of the SDK's client. */
   get: GetFunction;
-  /** Sends a ready GET of a next link through the SDK's fetch wrapper (auth, retries, deadline). */
-  send: (request: Request) => Promise<Response>;
-  /** The SDK's Request class (its headers, bearer, client_id), for next links as for first pages. */
-  Request: typeof Request;
   baseUrl: string;
-  /** A CdasApiError from an error body (parsed or raw text), with the secret redacted. */
-  toApiError: (body: unknown, response: Response, url: string) => CdasApiError;
 }
 
 export function createPaginator(
@@ -68,6 +66,7 @@ export function createPaginator(
   init: RequestInitLike | undefined,
   options: PaginateOptions = {},
 ): Paginator<unknown, unknown> {
+  checkOptions(options);
   const pages = () => walk(context, path, spec, init ?? {}, options);
   return {
     pages,
@@ -106,6 +105,8 @@ function itemsOf(pages: AsyncGenerator<Page<unknown, unknown>>): AsyncIterator<u
   };
 }
 
+type Fetched = { data: unknown; response: Response };
+
 async function* walk(
   context: PaginatorContext,
   path: string,
@@ -116,146 +117,110 @@ async function* walk(
   const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
   let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
   if (maxPages <= 0 || remaining <= 0) return;
-  const seenLinks = new Set<string>();
-  const seenCursors = new Set<string>();
+  const seen = new SeenPages();
   const pageUrl = `${context.baseUrl}${path}`;
-  const signal = init.signal ?? undefined;
-  // Built once per walk: the caller's headers of every followed link (openapi-fetch's merge, as for the
-  // first page), and where links may point.
-  const linkHeaders = mergeHeaders(init.headers as HeadersInit | undefined, init.params?.header as never);
-  const scope = new URL(pageUrl);
-  let link: URL | undefined;
-  for (let index = 0; index < maxPages; index++) {
-    const { data, response } =
-      link === undefined
-        ? await fetchFirstPage(context, path, withPageSize(init, spec, options.pageSize), signal)
-        : await followLink(context, link, linkHeaders, signal);
-    const url = response.url || pageUrl;
-    if (index === 0 && response.url) remember(new URL(response.url), seenLinks, seenCursors);
-    const items = listOf(data, spec, url);
-    const kept = items.length > remaining ? items.slice(0, remaining) : items;
-    remaining -= kept.length;
-    yield { index, items: kept, data, response };
-    if (remaining <= 0 || spec.style === "none" || items.length === 0) return;
-    const next = nextLink(data, url);
-    if (next === undefined) return;
-    link = resolveLink(next, url, scope, path);
-    remember(link, seenLinks, seenCursors);
+  // Ends a request still in flight (a prefetched page) when the loop is left early.
+  const stop = new AbortController();
+  const signal = init.signal ? AbortSignal.any([init.signal, stop.signal]) : stop.signal;
+  const firstInit = { ...withPageSize(init, spec, options.pageSize), signal };
+  // A link is followed exactly as written (its query included), with the caller's headers.
+  const linkInit = { headers: init.headers, params: { header: init.params?.header }, signal };
+  const fetchPage = (link?: URL) =>
+    link === undefined ? getPage(context, path, firstInit) : getPage(context, path + link.search, linkInit);
+  let pending: Promise<Fetched> | undefined = fetchPage();
+  try {
+    for (let index = 0; pending !== undefined; index++) {
+      const { data, response } = await pending;
+      pending = undefined;
+      const url = response.url || pageUrl;
+      if (index === 0 && response.url) seen.add(new URL(response.url));
+      const items = listOf(data, spec, url);
+      const kept = items.length > remaining ? items.slice(0, remaining) : items;
+      remaining -= kept.length;
+      const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
+      const next = last ? undefined : nextLink(data, url, path, pageUrl);
+      if (next !== undefined) seen.add(next);
+      if (next !== undefined && options.prefetch) {
+        pending = fetchPage(next);
+        pending.catch(() => {}); // awaited on the next turn, or abandoned when the loop ends here
+      }
+      yield { index, items: kept, data, response };
+      if (next !== undefined && !options.prefetch) pending = fetchPage(next);
+    }
+  } finally {
+    if (pending !== undefined)
+      stop.abort(new DOMException("The walk ended before this page was used", "AbortError"));
   }
 }
 
-async function fetchFirstPage(
+/** One page through `client.GET`, its body parsed here: a non-2xx page or a body that is not JSON throws. */
+async function getPage(
   context: PaginatorContext,
-  path: string,
+  schemaPath: string,
   init: RequestInitLike,
-  signal: AbortSignal | undefined,
-): Promise<{ data: unknown; response: Response }> {
-  let result: GetResult;
+): Promise<Fetched> {
+  const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "text" });
+  const url = response.url || `${context.baseUrl}${schemaPath}`;
+  if (!response.ok) throw apiErrorFor(response, "GET", url, error);
+  if (typeof data !== "string" || data === "") return { data: undefined, response };
   try {
-    result = await context.get(path, init);
-  } catch (error) {
-    throw unreadable(error, path, signal);
+    return { data: JSON.parse(data), response };
+  } catch (cause) {
+    throw invalidResponse(`GET ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
   }
-  const { response } = result;
-  if (!response.ok)
-    throw context.toApiError(result.error, response, response.url || `${context.baseUrl}${path}`);
-  return { data: result.data, response };
-}
-
-/**
- * Next pages go to the link exactly as the server wrote it (after the origin and path checks), with
- * the caller's headers and signal, built by the SDK's Request class and sent through its fetch wrapper.
- */
-async function followLink(
-  context: PaginatorContext,
-  link: URL,
-  headers: Headers,
-  signal: AbortSignal | undefined,
-): Promise<{ data: unknown; response: Response }> {
-  const response = await context.send(new context.Request(link, { method: "GET", headers, signal }));
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw unreadable(error, link.pathname, signal);
-  }
-  if (!response.ok) throw context.toApiError(text, response, link.href);
-  try {
-    return { data: text === "" ? undefined : JSON.parse(text), response };
-  } catch (error) {
-    throw unreadable(error, link.pathname, signal);
-  }
-}
-
-function unreadable(error: unknown, path: string, signal: AbortSignal | undefined): unknown {
-  if (isCdasError(error) || signal?.aborted) return error;
-  return new CdasError("invalid_response", `GET ${path} answered a body that could not be read`, {
-    cause: error,
-  });
 }
 
 function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
   const list = spec.items === "" ? data : (data as Record<string, unknown> | null | undefined)?.[spec.items];
   if (Array.isArray(list)) return list;
-  throw new CdasError(
-    "invalid_response",
-    `GET ${new URL(url).pathname} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
+  throw invalidResponse(
+    `GET ${pathOf(url)} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
   );
 }
 
-function nextLink(data: unknown, url: string): string | undefined {
+/**
+ * The next link (absolute or relative, as written), refused when it leaves the list on the API's
+ * origin (it would carry the bearer token elsewhere or read another resource) or carries credentials.
+ */
+function nextLink(data: unknown, url: string, path: string, pageUrl: string): URL | undefined {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const links = (data as { links?: unknown }).links;
   if (links === undefined || links === null) return undefined;
   const next = typeof links === "object" ? (links as { next?: unknown }).next : links;
   if (next === undefined || next === null || next === "") return undefined;
-  if (typeof next !== "string") {
-    throw new CdasError(
-      "invalid_response",
-      `GET ${new URL(url).pathname} answered a links.next that is not a string`,
-    );
-  }
-  return next;
-}
-
-/** Resolves a next link (absolute or relative) and refuses links that leave the API or the list. */
-function resolveLink(
-  next: string,
-  pageUrl: string,
-  scope: { origin: string; pathname: string },
-  path: string,
-): URL {
+  if (typeof next !== "string") throw invalidResponse(`links.next of ${path} is not a string`);
   let target: URL;
   try {
-    target = new URL(next, pageUrl);
-  } catch {
-    throw new CdasError("invalid_response", `links.next of ${path} is not a valid address`);
+    target = new URL(next, url);
+  } catch (cause) {
+    throw invalidResponse(`links.next of ${path} is not a valid address`, cause);
   }
+  const scope = new URL(pageUrl);
+  if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {
-    // Following it would send the bearer token elsewhere or read another resource.
-    throw new CdasError(
-      "invalid_response",
-      `links.next of ${path} points outside ${path} on the API's origin`,
-    );
+    throw invalidResponse(`links.next of ${path} points outside ${path} on the API's origin`);
   }
   return target;
 }
 
-function remember(target: URL, seenLinks: Set<string>, seenCursors: Set<string>): void {
-  const params = [...target.searchParams].sort(([a, x], [b, y]) =>
-    a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
-  );
-  const key = `${target.pathname}?${new URLSearchParams(params)}`;
-  if (seenLinks.has(key)) {
-    throw new CdasError("pagination_loop", `links.next of ${target.pathname} points to a page already read`);
-  }
-  seenLinks.add(key);
-  const cursor = target.searchParams.get("page[after]");
-  if (cursor !== null) {
-    if (seenCursors.has(cursor)) {
-      throw new CdasError("pagination_loop", `${target.pathname} repeated a cursor already followed`);
-    }
-    seenCursors.add(cursor);
+/** The pages and cursors a walk has read: a link back to one of them is a loop. */
+class SeenPages {
+  private readonly links = new Set<string>();
+  private readonly cursors = new Set<string>();
+
+  add(target: URL): void {
+    const params = [...target.searchParams].sort(([a, x], [b, y]) =>
+      a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
+    );
+    const key = `${target.pathname}?${new URLSearchParams(params)}`;
+    if (this.links.has(key))
+      throw paginationLoop(`links.next of ${target.pathname} points to a page already read`);
+    this.links.add(key);
+    const cursor = target.searchParams.get("page[after]");
+    if (cursor === null) return;
+    if (this.cursors.has(cursor))
+      throw paginationLoop(`${target.pathname} repeated a cursor already followed`);
+    this.cursors.add(cursor);
   }
 }
 
@@ -269,4 +234,19 @@ function withPageSize(
   const query = init.params?.query ?? {};
   if (query[key] !== undefined) return init;
   return { ...init, params: { ...init.params, query: { ...query, [key]: pageSize } } };
+}
+
+function checkOptions(options: PaginateOptions): void {
+  if (typeof options !== "object" || options === null)
+    throw invalidOptions("paginate options must be an object");
+  const { maxPages, maxItems, pageSize, prefetch } = options;
+  for (const [name, value] of Object.entries({ maxPages, maxItems, pageSize })) {
+    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < 0)) {
+      throw invalidOptions(`paginate option ${name} must be a non-negative integer (got ${String(value)})`);
+    }
+  }
+  if (pageSize === 0) throw invalidOptions("paginate option pageSize must be at least 1");
+  if (prefetch !== undefined && typeof prefetch !== "boolean") {
+    throw invalidOptions("paginate option prefetch must be a boolean");
+  }
 }

@@ -1,5 +1,11 @@
-/** Retry policy: which failures are retried and how long to wait. */
-import { errorFields, parseErrorText, parseRetryAfter } from "./errors.js";
+/** The retry policy: one decision (`shouldRetry`) and the wait before the next attempt. */
+import {
+  CdasConnectionError,
+  CdasTimeoutError,
+  errorFields,
+  parseErrorText,
+  parseRetryAfter,
+} from "./errors.js";
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -7,23 +13,62 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** Statuses retried without looking at the body. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/** What an attempt ended with: an answer whose body has been read, or the SDK's error. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  url: string;
+  /** A 2xx answer's body as bytes; an error answer's as text, with the secret redacted. */
+  body: Uint8Array<ArrayBuffer> | string;
+}
 
-/** Exponential backoff with jitter: half fixed, half random, capped. */
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+/** Statuses retried without looking at the body. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/**
+ * Whether to try again after `outcome`: only calls that may be repeated (reads and the token call),
+ * within `maxRetries`; network failures, timeouts, 429/502/503/504 and error bodies with `temporary: true`.
+ */
+export function shouldRetry(
+  policy: RetryPolicy,
+  repeatable: boolean,
+  retries: number,
+  outcome: Answer | Error,
+): boolean {
+  if (!repeatable || retries >= policy.maxRetries) return false;
+  if (outcome instanceof Error)
+    return outcome instanceof CdasConnectionError || outcome instanceof CdasTimeoutError;
+  if (RETRYABLE_STATUSES.has(outcome.status)) return true;
+  return typeof outcome.body === "string" && isTemporaryBody(outcome.body);
+}
+
+/** The wait before retry number `retries`: `Retry-After` when valid (capped), backoff otherwise. */
+export function retryDelay(policy: RetryPolicy, retries: number, outcome: Answer | Error): number {
+  const retryAfter =
+    outcome instanceof Error ? undefined : parseRetryAfter(outcome.headers.get("retry-after"), Date.now());
+  if (retryAfter !== undefined) return Math.min(retryAfter, policy.maxDelayMs);
+  // Exponential backoff with jitter: half fixed, half random, capped.
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retries);
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-/** The wait before retrying a retryable status: `Retry-After` when given (capped), backoff otherwise. */
-export function statusDelay(policy: RetryPolicy, attempt: number, response: Response): number {
-  const retryAfter = parseRetryAfter(response.headers.get("retry-after"), Date.now());
-  return retryAfter === undefined ? backoffDelay(policy, attempt) : Math.min(retryAfter, policy.maxDelayMs);
+function isTemporaryBody(text: string): boolean {
+  return text.includes("temporary") && errorFields(parseErrorText(text).body).temporary === true;
 }
 
-/** Whether an error body says `temporary: true`. */
-export function isTemporaryBody(text: string): boolean {
-  if (!text.includes("temporary")) return false;
-  return errorFields(parseErrorText(text).body).temporary === true;
+/** Waits `ms`, or rejects with the abort reason of `signal`. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

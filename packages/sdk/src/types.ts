@@ -2,7 +2,8 @@
 import type * as V1 from "@cdas/client-v1";
 import type * as V2 from "@cdas/client-v2";
 import type * as V3 from "@cdas/client-v3";
-import type { MaybeOptionalInit } from "openapi-fetch";
+import type { Client, MaybeOptionalInit } from "openapi-fetch";
+import type { FILLED_QUERY, VERSION_HEADER } from "./api.js";
 import type { PaginateOptions, Paginator } from "./paginate.js";
 
 interface VersionTypes {
@@ -13,10 +14,32 @@ interface VersionTypes {
 
 export type Version = keyof VersionTypes;
 
-/** The client of a version: the same type as `createClient()` of `@cdas/client-vN`. */
-export type ClientOf<V extends Version> = VersionTypes[V]["client"];
-
 export type PathsOf<V extends Version> = VersionTypes[V]["paths"];
+
+/**
+ * The client of a version: `createClient()` of `@cdas/client-vN`, except that what the SDK fills in
+ * (the version header, the institutions list's `client_id`) is optional. Over a union of versions, the
+ * union of their clients.
+ */
+export type ClientOf<V extends Version> = V extends Version ? Client<SdkPaths<V>> : never;
+
+/** The paths of a version with what the SDK fills in made optional, where the document requires it. */
+type SdkPaths<V extends Version> = {
+  [P in keyof PathsOf<V>]: {
+    [M in keyof PathsOf<V>[P]]: M extends "parameters"
+      ? PathsOf<V>[P][M]
+      : Relaxed<PathsOf<V>[P][M], M extends "get" ? P : never>;
+  };
+};
+
+/** An operation relaxed only when it requires something the SDK fills in (others keep their exact type). */
+type Relaxed<Operation, P> = [Operation] extends [{ parameters: unknown }]
+  ? [SdkFilledQuery<P>] extends [never]
+    ? typeof VERSION_HEADER extends RequiredKeys<HeaderOf<Operation>>
+      ? RelaxedOperation<Operation, P>
+      : Operation
+    : RelaxedOperation<Operation, P>
+  : Operation;
 
 /** The list operations of a version (keys of its generated `pagination` map). */
 export type ListPath<V extends Version> = keyof VersionTypes[V]["pagination"] & keyof PathsOf<V> & string;
@@ -25,13 +48,14 @@ type GetOperation<V extends Version, P extends ListPath<V>> = PathsOf<V>[P] exte
   ? Operation
   : never;
 
-/** The 200 JSON body of a list operation. */
-export type ListBody<V extends Version, P extends ListPath<V>> =
-  GetOperation<V, P> extends {
-    responses: { 200: { content: { "application/json": infer Body } } };
-  }
+/** The 200 JSON body of a list operation (over a union of versions, the union of their bodies). */
+export type ListBody<V extends Version, P extends ListPath<V>> = V extends Version
+  ? GetOperation<V, P> extends {
+      responses: { 200: { content: { "application/json": infer Body } } };
+    }
     ? Body
-    : never;
+    : never
+  : never;
 
 type ItemsKey<V extends Version, P extends ListPath<V>> = VersionTypes[V]["pagination"][P] extends {
   items: infer Key;
@@ -41,15 +65,21 @@ type ItemsKey<V extends Version, P extends ListPath<V>> = VersionTypes[V]["pagin
 
 type ElementOf<List> = NonNullable<List> extends readonly (infer Item)[] ? Item : never;
 
-/** The item type of a list operation: an element of the bare array, or of the array under `items`. */
-export type ListItem<V extends Version, P extends ListPath<V>> =
-  ItemsKey<V, P> extends ""
+/**
+ * The item type of a list operation: an element of the bare array, or of the array under `items`
+ * (over a union of versions, the union of their items).
+ */
+export type ListItem<V extends Version, P extends ListPath<V>> = V extends Version
+  ? ItemsKey<V, P> extends ""
     ? ElementOf<ListBody<V, P>>
     : ItemsKey<V, P> extends keyof ListBody<V, P>
       ? ElementOf<ListBody<V, P>[ItemsKey<V, P>]>
-      : never;
+      : never
+  : never;
 
 type ParamsOf<Operation> = Operation extends { parameters: infer Params } ? Params : never;
+type HeaderOf<Operation> =
+  ParamsOf<Operation> extends { header?: infer Header } ? NonNullable<Header> : never;
 
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
 type WithOptional<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extract<keyof T, K>>>;
@@ -64,10 +94,10 @@ type RelaxSection<Params, Section extends string, Keys extends PropertyKey> = Se
   : unknown;
 
 /** What the SDK fills in: the version header on every call, client_id on the institutions list. */
-type SdkFilledQuery<P> = P extends "/v1/institutions" ? "client_id" : never;
+type SdkFilledQuery<P> = P extends keyof typeof FILLED_QUERY ? (typeof FILLED_QUERY)[P] : never;
 type RelaxedOperation<Operation, P> = Omit<Operation, "parameters"> & {
   parameters: Omit<ParamsOf<Operation>, "header" | "query"> &
-    RelaxSection<ParamsOf<Operation>, "header", "X-Platform-Version"> &
+    RelaxSection<ParamsOf<Operation>, "header", typeof VERSION_HEADER> &
     RelaxSection<ParamsOf<Operation>, "query", SdkFilledQuery<P>>;
 };
 
@@ -75,10 +105,9 @@ type RelaxedOperation<Operation, P> = Omit<Operation, "parameters"> & {
  * The init of a list path: `client.GET`'s init, except that what the SDK fills in (the version
  * header, the institutions list's client_id) is optional.
  */
-export type ListInit<V extends Version, P extends ListPath<V>> = MaybeOptionalInit<
-  { get: RelaxedOperation<GetOperation<V, P>, P> },
-  "get"
->;
+export type ListInit<V extends Version, P extends ListPath<V>> = V extends Version
+  ? MaybeOptionalInit<{ get: RelaxedOperation<GetOperation<V, P>, P> }, "get">
+  : never;
 
 export type PaginateArgs<V extends Version, P extends ListPath<V>> =
   undefined extends ListInit<V, P>
@@ -90,11 +119,14 @@ export interface Sdk<V extends Version> {
   /** The normalised base URL (no trailing slash). */
   readonly baseUrl: string;
   readonly clientId: string;
-  /** openapi-fetch client of the version, with auth, headers, retries and deadlines built in. */
+  /**
+   * openapi-fetch client of the version, with auth, headers, retries, deadlines and typed failures
+   * built in; `client.use(...)` adds your own middleware (it runs on `paginate`'s pages too).
+   */
   readonly client: ClientOf<V>;
   /**
    * Iterates every item of a list operation across pages; `.pages()` iterates whole pages.
-   * Throws CdasApiError for a non-2xx page and CdasError for a malformed page or a paging loop.
+   * Throws a CdasApiError subclass for a non-2xx page and a CdasError for any other failure.
    */
   paginate<P extends ListPath<V>>(
     path: P,

@@ -33,6 +33,16 @@ describe("token exchange", () => {
     expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer tok_1");
   });
 
+  it("leaves the token answer and 2xx data intact, however short the secret", async () => {
+    const server = scriptedFetch(() => json({ data: [{ status: "POSTED" }] }));
+    const { data } = await untyped(testSdk(server.fetch, { clientSecret: "s" }).client).GET(
+      "/v1/accounts",
+      {},
+    );
+    expect(data).toEqual({ data: [{ status: "POSTED" }] });
+    expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer tok_1");
+  });
+
   it("accepts the {token, expires_in} form", async () => {
     const server = scriptedFetch(ok, () => json({ token: "short_form", expires_in: 900 }));
     await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
@@ -113,7 +123,12 @@ describe("token exchange", () => {
       .toArray()
       .catch((e: unknown) => e);
     expect(isCdasApiError(failure)).toBe(true);
-    expect(failure).toMatchObject({ status: 401, name: "unauthorized", id: "e1" });
+    expect(failure).toMatchObject({
+      status: 401,
+      name: "CdasAuthenticationError",
+      apiErrorName: "unauthorized",
+      id: "e1",
+    });
   });
 
   it("resends the body of a POST after renewing", async () => {
@@ -138,7 +153,11 @@ describe("token exchange", () => {
       .GET("/v1/accounts", {})
       .catch((e: unknown) => e);
     expect(isCdasApiError(failure)).toBe(true);
-    expect(failure).toMatchObject({ status: 401, name: "unauthorized" });
+    expect(failure).toMatchObject({
+      status: 401,
+      name: "CdasAuthenticationError",
+      apiErrorName: "unauthorized",
+    });
     expect((failure as Error).message).toContain("[redacted]");
     expect((failure as Error).message).not.toContain(SECRET_MARK);
   });

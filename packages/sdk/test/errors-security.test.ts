@@ -19,7 +19,8 @@ describe("CdasApiError", () => {
     expect(failure).toMatchObject({
       status: 400,
       id: "a1",
-      name: "bad request",
+      name: "CdasInvalidRequestError",
+      apiErrorName: "bad request",
       message: "nope",
       fault: undefined,
     });
@@ -37,7 +38,8 @@ describe("CdasApiError", () => {
     const failure = await pageFailure(() =>
       json(body, { status: 422, contentType: "application/vnd.goa.error" }),
     );
-    expect(failure).toMatchObject({ ...body, status: 422, code: "api" });
+    const { name, ...fields } = body;
+    expect(failure).toMatchObject({ ...fields, apiErrorName: name, status: 422, code: "api" });
   });
 
   it("keeps the raw text of a body that is not JSON", async () => {
@@ -45,7 +47,7 @@ describe("CdasApiError", () => {
       () => new Response("upstream exploded", { status: 500, headers: { "content-type": "text/plain" } }),
     );
     expect(isCdasApiError(failure)).toBe(true);
-    expect(failure).toMatchObject({ status: 500, rawBody: "upstream exploded", name: "CdasApiError" });
+    expect(failure).toMatchObject({ status: 500, rawBody: "upstream exploded", name: "CdasServerError" });
     expect((failure as Error).message).toContain("HTTP 500");
   });
 
@@ -55,7 +57,8 @@ describe("CdasApiError", () => {
     );
     expect(failure).toMatchObject({
       id: undefined,
-      name: "CdasApiError",
+      name: "CdasInvalidRequestError",
+      apiErrorName: undefined,
       temporary: undefined,
       retryAfterMs: 3000,
     });

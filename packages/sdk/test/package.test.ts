@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Regression guard for the SDK's own code, minified and gzipped (dependencies excluded). */
-const OWN_CODE_GZIP_BUDGET_BYTES = 6 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 7 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.
@@ -26,7 +26,25 @@ describePublishedPackage(packageDir, {
     console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs), crossGuard }));`,
   expectOutput: ({ esm, cjs, crossGuard }) => {
     expect(esm).toEqual({
-      exports: ["CdasApiError", "CdasError", "createSdk", "isCdasApiError", "isCdasError"],
+      exports: [
+        "CdasApiError",
+        "CdasAuthenticationError",
+        "CdasConnectionError",
+        "CdasError",
+        "CdasInvalidOptionsError",
+        "CdasInvalidRequestError",
+        "CdasInvalidResponseError",
+        "CdasNotFoundError",
+        "CdasPaginationLoopError",
+        "CdasPermissionError",
+        "CdasRateLimitError",
+        "CdasServerError",
+        "CdasTimeoutError",
+        "DEFAULT_MAX_RESPONSE_BYTES",
+        "createSdk",
+        "isCdasApiError",
+        "isCdasError",
+      ],
       client: "function",
       paginate: "function",
     });

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isCdasApiError, isCdasError } from "../src/errors.js";
-import { json, type RecordedRequest, scriptedFetch, testSdk } from "./helpers.js";
+import { json, type RecordedRequest, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 /** Serves `pages` of a collection; `link(n, request)` makes the next link of page n (1-based). */
 function pagedServer(
@@ -190,7 +190,8 @@ describe("failures while paging", () => {
     expect(failure).toMatchObject({
       status: 400,
       id: "e9",
-      name: "bad_request",
+      name: "CdasInvalidRequestError",
+      apiErrorName: "bad_request",
       message: "end_user_id is required",
     });
   });
@@ -235,5 +236,94 @@ describe("requests of followed links", () => {
       expect(call?.headers.get("accept")).toBe("application/json; charset=UTF-8");
     }
     expect(second?.url.search).toBe("?offset=1");
+  });
+});
+
+describe("lookahead (prefetch)", () => {
+  /** Five pages of two items, linked by offset. */
+  const fivePages = () =>
+    scriptedFetch((request) => {
+      const offset = Number(request.url.searchParams.get("offset") ?? 0);
+      const next = offset < 8 ? { next: `/v1/accounts?offset=${offset + 2}` } : {};
+      return json({ data: [offset, offset + 1], links: next });
+    });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it("requests page k+1 while the loop works on page k, never more than one page ahead", async () => {
+    const server = fivePages();
+    const requestedWhileWorking: number[] = [];
+    const items: unknown[] = [];
+    for await (const page of testSdk(server.fetch).paginate("/v1/accounts", {}, { prefetch: true }).pages()) {
+      await settle(); // the consumer's work
+      requestedWhileWorking.push(server.dataCalls().length);
+      items.push(...page.items);
+    }
+    expect(requestedWhileWorking).toEqual([2, 3, 4, 5, 5]);
+    expect(items).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("is off by default: the next page is requested when the loop asks for it", async () => {
+    const server = fivePages();
+    const requestedWhileWorking: number[] = [];
+    for await (const _ of testSdk(server.fetch).paginate("/v1/accounts").pages()) {
+      await settle();
+      requestedWhileWorking.push(server.dataCalls().length);
+    }
+    expect(requestedWhileWorking).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("breaking out of the loop cancels the request in flight", async () => {
+    const server = scriptedFetch((request) =>
+      request.url.searchParams.has("offset")
+        ? new Promise<Response>(() => {}) // page 2 never comes
+        : json({ data: [1], links: { next: "/v1/accounts?offset=1" } }),
+    );
+    for await (const item of testSdk(server.fetch).paginate("/v1/accounts", {}, { prefetch: true })) {
+      expect(item).toBe(1);
+      await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(2));
+      break;
+    }
+    const inFlight = server.dataCalls()[1];
+    expect(inFlight?.signal?.aborted).toBe(true);
+    expect(inFlight?.signal?.reason).toMatchObject({ name: "AbortError" });
+  });
+
+  it("is checked like every option", () => {
+    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+    expect(() => sdk.paginate("/v1/accounts", {}, { prefetch: "yes" as never })).toThrow(
+      "paginate option prefetch must be a boolean",
+    );
+    expect(() => sdk.paginate("/v1/accounts", {}, { pageSize: 0 })).toThrow(/pageSize must be at least 1/);
+  });
+});
+
+describe("middleware of the user's (sdk.client.use)", () => {
+  it("runs on sdk.client calls and on every page of paginate", async () => {
+    const server = scriptedFetch((request) =>
+      json({
+        data: [1],
+        links: request.url.searchParams.has("offset") ? {} : { next: "/v1/accounts?offset=1" },
+      }),
+    );
+    const sdk = testSdk(server.fetch);
+    const statuses: number[] = [];
+    sdk.client.use({
+      onRequest({ request }) {
+        request.headers.set("x-request-id", "req-1");
+        return request;
+      },
+      onResponse({ response }) {
+        statuses.push(response.status);
+        return undefined;
+      },
+    });
+    await untyped(sdk.client).GET("/v1/accounts", {});
+    expect(await sdk.paginate("/v1/accounts").toArray()).toEqual([1, 1]);
+    expect(server.dataCalls().map((call) => call.headers.get("x-request-id"))).toEqual([
+      "req-1",
+      "req-1",
+      "req-1",
+    ]);
+    expect(statuses).toEqual([200, 200, 200]);
   });
 });

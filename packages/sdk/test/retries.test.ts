@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { isCdasError } from "../src/errors.js";
+import { isCdasError, parseRetryAfter } from "../src/errors.js";
 import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 afterEach(() => {
@@ -114,6 +114,40 @@ describe("retries", () => {
     await pending;
   });
 
+  it("ignores a Retry-After that is neither whole seconds nor an HTTP date: the backoff applies", async () => {
+    vi.useFakeTimers();
+    for (const retryAfter of ["-5", "1.5", "soon", "2026-01-01"]) {
+      const server = scriptedFetch(
+        sequence(() => json({}, { status: 503, headers: { "retry-after": retryAfter } })),
+      );
+      // Backoff of the first retry: between half and all of retryBaseDelayMs.
+      const pending = untyped(
+        testSdk(server.fetch, { retryBaseDelayMs: 1_000, maxRetryDelayMs: 60_000 }).client,
+      ).GET("/v1/accounts", {});
+      await vi.advanceTimersByTimeAsync(499);
+      expect(server.dataCalls()).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(501);
+      expect(server.dataCalls()).toHaveLength(2);
+      await pending;
+    }
+  });
+
+  it("reads Retry-After as whole seconds or an HTTP date (all three forms), nothing else", () => {
+    const now = Date.parse("1994-11-06T08:49:30Z");
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter("0", now)).toBe(0);
+    for (const date of [
+      "Sun, 06 Nov 1994 08:49:37 GMT",
+      "Sunday, 06-Nov-94 08:49:37 GMT",
+      "Sun Nov  6 08:49:37 1994",
+    ]) {
+      expect(parseRetryAfter(date, now)).toBe(7_000);
+    }
+    for (const junk of ["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense"]) {
+      expect(parseRetryAfter(junk, now)).toBeUndefined();
+    }
+  });
+
   it("caps Retry-After at maxRetryDelayMs", async () => {
     vi.useFakeTimers();
     const server = scriptedFetch(
@@ -143,7 +177,7 @@ describe("timeouts", () => {
       .GET("/v1/accounts", {})
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: "timeout" });
-    expect((failure as Error).message).toBe("GET /v1/accounts timed out after 20 ms");
+    expect((failure as Error).message).toBe("GET /v1/accounts timed out after 20 ms (its body included)");
     expect(server.dataCalls()).toHaveLength(2);
   });
 
@@ -154,7 +188,7 @@ describe("timeouts", () => {
       .catch(() => {});
     const signal = server.dataCalls()[0]?.signal;
     expect(signal?.aborted).toBe(true);
-    expect(signal?.reason).toMatchObject({ code: "timeout" });
+    expect(signal?.reason).toMatchObject({ name: "TimeoutError" });
   });
 
   it("covers a body that stops arriving", async () => {
@@ -191,9 +225,10 @@ describe("timeouts of concurrent and token calls", () => {
     ]);
     expect(hung).toMatchObject({ status: "rejected", reason: { code: "timeout" } });
     expect(fine).toMatchObject({ status: "fulfilled", value: { data: { data: ["ok"] } } });
-    // Attempts started together share a deadline signal; the one that answered in time kept its answer.
-    const [first] = server.dataCalls();
+    // Each attempt has its own deadline: the hung one was aborted, the other kept its answer.
+    const [first, second] = server.dataCalls();
     expect(first?.signal?.aborted).toBe(true);
+    expect(second?.signal?.aborted).toBe(false);
     expect(server.dataCalls()).toHaveLength(2);
   });
 
@@ -304,7 +339,11 @@ describe("timeouts with the platform fetch over loopback", () => {
     const failure = await untyped(sdk())
       .GET("/v1/accounts", {})
       .catch((e: unknown) => e);
-    expect(failure).toMatchObject({ code: "timeout", message: "GET /v1/accounts timed out after 100 ms" });
+    expect(failure).toMatchObject({
+      code: "timeout",
+      name: "CdasTimeoutError",
+      message: "GET /v1/accounts timed out after 100 ms (its body included)",
+    });
   });
 
   it("ends a body that stops arriving in a timeout CdasError", async () => {

@@ -11,6 +11,12 @@ export const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 const VERSION_NAME = /^v\d+$/;
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
 
+/** The versions a spec folder defines: the APIs of its redocly.yaml. */
+export function knownVersions(specDir) {
+  const config = parseYaml(readFileSync(path.join(specDir, "redocly.yaml"), "utf8"));
+  return Object.keys(config?.apis ?? {}).filter((name) => VERSION_NAME.test(name));
+}
+
 function parseDocument(text, name) {
   return name.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
 }
@@ -77,6 +83,12 @@ function loadFromGit(rev, target) {
  */
 export function loadSpec(argument, { cwd = process.env.INIT_CWD ?? process.cwd() } = {}) {
   if (VERSION_NAME.test(argument)) {
+    const known = knownVersions(SPEC_DIR);
+    if (!known.includes(argument)) {
+      throw new Error(
+        `${argument} is not a version of this spec: accepted ${known.join(", ")}, a bundle file (JSON or YAML), or <git-rev>:<version>.`,
+      );
+    }
     const bundle = path.join(SPEC_DIR, "dist", `${argument}.json`);
     const doc = existsSync(bundle)
       ? JSON.parse(readFileSync(bundle, "utf8"))

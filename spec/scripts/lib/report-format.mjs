@@ -137,15 +137,21 @@ a.badges { text-decoration: none; }
 `;
 
 /** The navigation bar shared by every page of the docs site. `prefix` leads from the page to the site root. */
-export function siteHeader({ versions, current, prefix = "" }) {
-  const link = (href, label, isCurrent) =>
-    `<a href="${prefix}${href}"${isCurrent ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a>`;
+export function siteHeader({ versions, current, prefix = "", note = false }) {
+  const link = (href, label, isCurrent, extra = "") =>
+    `<a href="${prefix}${href}"${isCurrent ? ' aria-current="page"' : ""}${extra}>${escapeHtml(label)}</a>`;
+  // On a reference page the version links carry the reader's place (version-switcher.mjs updates them).
+  const switching = versions.includes(current);
   const items = [
     link("index.html", "All versions", current === "index"),
-    ...versions.map((v) => link(`${v}.html`, `${v} reference`, current === v)),
+    ...versions.map((v) =>
+      link(`${v}.html`, `${v} reference`, current === v, switching ? ` data-switch-version="${v}"` : ""),
+    ),
     link("index.html#changes", "Change reports", current === "changes"),
+    link("index.html#guides", "Migration guides", current === "guides"),
   ];
-  return `<header class="site" data-testid="site-nav"><strong>CDAS API</strong>${items.join("")}</header>`;
+  const noteSpan = note ? '<span data-testid="version-note" aria-live="polite"></span>' : "";
+  return `<header class="site" data-testid="site-nav"><strong>CDAS API</strong>${items.join("")}${noteSpan}</header>`;
 }
 
 /** A change report as a complete HTML page with inline styles and no scripts or network access. */

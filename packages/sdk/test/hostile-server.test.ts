@@ -1,0 +1,424 @@
+/**
+ * A hostile or broken server on loopback, one test per finding of issue 10: redirects, raw errors,
+ * network causes, a gzip bomb, the secret echoed back. A second server records what reaches it:
+ * nothing may.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { createServer as createTcpServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { inspect } from "node:util";
+import { createGzip } from "node:zlib";
+import { startMockServer } from "@cdas/mock-server";
+import { Agent } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SdkOptions } from "../src/core.js";
+import { CdasConnectionError, CdasInvalidResponseError } from "../src/errors.js";
+import { CLIENT_ID, SECRET_MARK, testSdk, untyped } from "./helpers.js";
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+type Handler = (request: Seen, response: ServerResponse) => void;
+
+interface TestServer {
+  origin: string;
+  seen: Seen[];
+  server: Server;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A loopback server that records every request (its body read whole) and answers with `handle`. */
+async function serve(handle: Handler, tls?: { key: string; cert: string }): Promise<TestServer> {
+  const seen: Seen[] = [];
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const entry = {
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
+      seen.push(entry);
+      handle(entry, response);
+    });
+  };
+  const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { origin: `${tls ? "https" : "http"}://127.0.0.1:${port}`, seen, server };
+}
+
+const TOKEN = JSON.stringify({ access_token: "tok_1", token_type: "Bearer", expires_in: 3600 });
+
+/** Answers the token call, and everything else with `data`. */
+function api(data: Handler): Handler {
+  return (request, response) => {
+    if (request.url === "/v1/token")
+      response.writeHead(200, { "content-type": "application/json" }).end(TOKEN);
+    else data(request, response);
+  };
+}
+
+function sdkFor(origin: string, options: Partial<SdkOptions> = {}) {
+  return testSdk(undefined, { baseUrl: origin, allowInsecureLoopback: true, maxRetries: 0, ...options });
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+const getAccounts = (sdk: ReturnType<typeof sdkFor>) => untyped(sdk.client).GET("/v1/accounts", {});
+
+describe("redirects", () => {
+  it.each([307, 308])(
+    "the token call answered %i is a typed error; nothing reaches the other origin",
+    async (status) => {
+      const elsewhere = await serve((_, response) => response.writeHead(200).end(TOKEN));
+      const { origin } = await serve((_, response) =>
+        response.writeHead(status, { location: `${elsewhere.origin}/v1/token` }).end(),
+      );
+      const failure = await failureOf(getAccounts(sdkFor(origin)));
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toContain(`POST /v1/token answered HTTP ${status}`);
+      expect((failure as Error).message).toContain("the token endpoint redirected");
+      expect(elsewhere.seen).toEqual([]);
+    },
+  );
+
+  it("the token call redirected from https to plain http sends nothing there", async () => {
+    const elsewhere = await serve((_, response) => response.writeHead(200).end(TOKEN));
+    const tls = certificate();
+    const secure = await serve(
+      (_, response) =>
+        response
+          .writeHead(308, { location: `http://127.0.0.1:${new URL(elsewhere.origin).port}/v1/token` })
+          .end(),
+      tls,
+    );
+    const dispatcher = new Agent({ connect: { ca: tls.cert } });
+    const sdk = testSdk((input, init) => fetch(input, { ...init, dispatcher } as RequestInit), {
+      baseUrl: secure.origin,
+      maxRetries: 0,
+    });
+    const failure = await failureOf(getAccounts(sdk));
+    await dispatcher.close();
+    expect(failure).toMatchObject({
+      name: "CdasInvalidResponseError",
+      message: expect.stringContaining("HTTP 308"),
+    });
+    expect(secure.seen.map((request) => request.url)).toEqual(["/v1/token"]);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it.each([302, 307])(
+    "a data call answered %i to another origin is a typed error; the bearer stays home",
+    async (status) => {
+      const elsewhere = await serve((_, response) => response.writeHead(200).end('{"data": ["forged"]}'));
+      const { origin } = await serve(
+        api((_, response) =>
+          response.writeHead(status, { location: `${elsewhere.origin}/v1/accounts` }).end(),
+        ),
+      );
+      const sdk = sdkFor(origin);
+      for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
+        const failure = await failureOf(call());
+        expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+        expect((failure as Error).message).toMatch(
+          new RegExp(`HTTP ${status}, a redirect to another origin`),
+        );
+      }
+      expect(elsewhere.seen).toEqual([]);
+    },
+  );
+
+  it("a same-origin redirect of a read is followed, with the bearer", async () => {
+    const { origin, seen } = await serve(
+      api((request, response) => {
+        if (request.url === "/v1/accounts")
+          response.writeHead(302, { location: "/v1/accounts?moved=1" }).end();
+        else response.writeHead(200, { "content-type": "application/json" }).end('{"data": [1]}');
+      }),
+    );
+    const { data, response } = await getAccounts(sdkFor(origin));
+    expect(data).toEqual({ data: [1] });
+    expect(response.url).toBe(`${origin}/v1/accounts?moved=1`);
+    expect(seen.slice(1).map((request) => [request.url, request.headers.authorization])).toEqual([
+      ["/v1/accounts", "Bearer tok_1"],
+      ["/v1/accounts?moved=1", "Bearer tok_1"],
+    ]);
+  });
+});
+
+describe("every failure is the SDK's own type, from sdk.client and paginate alike", () => {
+  it("a 2xx body that is not JSON", async () => {
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(200, { "content-type": "application/json" }).end("{not json")),
+    );
+    const sdk = sdkFor(origin);
+    for (const call of [
+      () => getAccounts(sdk),
+      () => untyped(sdk.client).request("get", "/v1/accounts", {}),
+      () => sdk.paginate("/v1/accounts").toArray(),
+    ]) {
+      const failure = await failureOf(call());
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toBe("GET /v1/accounts answered 2xx with a body that is not JSON");
+    }
+  });
+
+  it("a body cut off before its content-length", async () => {
+    const { origin } = await serve(
+      api((_, response) => {
+        response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        response.write('{"data": [');
+        setTimeout(() => response.socket?.destroy(), 10);
+      }),
+    );
+    const sdk = sdkFor(origin);
+    for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
+      const failure = await failureOf(call());
+      expect(failure).toBeInstanceOf(CdasConnectionError);
+      expect((failure as Error).message).toMatch(/^GET \/v1\/accounts failed while reading the body: /);
+    }
+  });
+
+  it("a status outside 200-599, retries on", async () => {
+    const origin = await rawServer((request) =>
+      request.startsWith("POST /v1/token")
+        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`
+        : "HTTP/1.1 999 Odd\r\ncontent-length: 2\r\n\r\n{}",
+    );
+    const sdk = sdkFor(origin, { maxRetries: 2, retryBaseDelayMs: 1 });
+    for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
+      const failure = await failureOf(call());
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toBe("GET /v1/accounts answered HTTP 999, a status outside 200-599");
+    }
+  });
+
+  it("a links.next with userinfo", async () => {
+    const { origin, seen } = await serve(
+      api((_, response) =>
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: [1], links: { next: "http://user@127.0.0.1/v1/accounts?offset=1" } })),
+      ),
+    );
+    const failure = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).message).toBe("links.next of /v1/accounts carries credentials");
+    expect(seen.map((request) => request.url)).toEqual(["/v1/token", "/v1/accounts"]);
+  });
+
+  it("a call the caller aborts rejects with the caller's own reason", async () => {
+    const { origin, seen } = await serve(api(() => {}));
+    const sdk = sdkFor(origin);
+    for (const call of [
+      (signal: AbortSignal) => untyped(sdk.client).GET("/v1/accounts", { signal }),
+      (signal: AbortSignal) => sdk.paginate("/v1/accounts", { signal }).toArray(),
+    ]) {
+      const controller = new AbortController();
+      const reason = new Error("the user went away");
+      const pending = failureOf(call(controller.signal));
+      const reads = () => seen.filter((request) => request.url === "/v1/accounts").length;
+      const before = reads();
+      await expect.poll(reads).toBe(before + 1);
+      controller.abort(reason);
+      expect(await pending).toBe(reason);
+    }
+  });
+});
+
+describe("network failures name their cause", () => {
+  it("connection refused (ECONNREFUSED), with the cause chain", async () => {
+    const { origin, server } = await serve(() => {});
+    servers.splice(servers.indexOf(server), 1);
+    await new Promise((resolve) => server.close(resolve));
+    const failure = await failureOf(getAccounts(sdkFor(origin)));
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect((failure as Error).message).toBe("POST /v1/token failed: connection refused (ECONNREFUSED)");
+    expect(causeCodes(failure)).toContain("ECONNREFUSED");
+  });
+
+  it("a certificate that is not trusted", async () => {
+    const sandbox = await startMockServer();
+    try {
+      const failure = await failureOf(
+        getAccounts(testSdk(undefined, { baseUrl: sandbox.url, maxRetries: 0 })),
+      );
+      expect(failure).toBeInstanceOf(CdasConnectionError);
+      expect((failure as Error).message).toMatch(
+        /^POST \/v1\/token failed: certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)$/,
+      );
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("https sent to a plain-http port", async () => {
+    const { origin } = await serve(api(() => {}));
+    const sdk = testSdk(undefined, { baseUrl: origin.replace("http:", "https:"), maxRetries: 0 });
+    const failure = await failureOf(getAccounts(sdk));
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect((failure as Error).message).toMatch(/TLS handshake failed .*\(ERR_SSL_WRONG_VERSION_NUMBER\)$/);
+  });
+});
+
+describe("memory stays bounded", () => {
+  it("a gzip bomb stops at maxResponseBytes and its body is cancelled", async () => {
+    const limit = 8 * 1024 * 1024;
+    const inflated = 256 * 1024 * 1024;
+    let closedEarly = false;
+    const { origin } = await serve(
+      api((_, response) => {
+        response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        response.on("close", () => {
+          closedEarly = !response.writableFinished;
+        });
+        zeros(inflated).pipe(createGzip()).pipe(response);
+      }),
+    );
+    const before = process.memoryUsage().rss;
+    const failure = await failureOf(getAccounts(sdkFor(origin, { maxResponseBytes: limit })));
+    const growth = process.memoryUsage().rss - before;
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).message).toBe(
+      `GET /v1/accounts answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+    );
+    expect(growth).toBeLessThan(limit + 64 * 1024 * 1024);
+    await expect.poll(() => closedEarly).toBe(true);
+  });
+});
+
+describe("the secret is redacted from everything handed back", () => {
+  it("an error body and a header echoing it, returned by sdk.client", async () => {
+    let echoed = "";
+    const { origin } = await serve((request, response) => {
+      if (request.url === "/v1/token") {
+        echoed = request.body;
+        response.writeHead(200, { "content-type": "application/json" }).end(TOKEN);
+      } else {
+        response
+          .writeHead(400, { "content-type": "application/json", "x-echo": JSON.parse(echoed).client_secret })
+          .end(
+            JSON.stringify({
+              name: "bad_request",
+              message: `you sent ${echoed}`,
+              echoed: JSON.parse(echoed),
+            }),
+          );
+      }
+    });
+    const client = untyped(sdkFor(origin).client);
+    const { error, response } = await client.GET("/v1/accounts", {});
+    expect(error).toMatchObject({ name: "bad_request", echoed: { client_id: CLIENT_ID } });
+    expect(leaks({ error, headers: [...response.headers] })).toBe(false);
+  });
+});
+
+function leaks(value: unknown): boolean {
+  return (
+    inspect(value, { depth: 10 }).includes(SECRET_MARK) || (JSON.stringify(value) ?? "").includes(SECRET_MARK)
+  );
+}
+
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let link = (error as Error).cause; link instanceof Error; link = link.cause) {
+    codes.push(String((link as { code?: string }).code));
+  }
+  return codes;
+}
+
+/** A plain TCP server answering each request with the raw HTTP text `answer` gives (statuses fetch would not build). */
+async function rawServer(answer: (request: string) => string): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on("data", (chunk) => socket.write(answer(chunk.toString())));
+    socket.on("close", () => sockets.delete(socket));
+  });
+  servers.push(
+    Object.assign(server, {
+      closeAllConnections: () => {
+        for (const socket of sockets) socket.destroy();
+      },
+    }) as never,
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+}
+
+/** `size` zero bytes, made as they are read (the bomb is never held in memory). */
+function zeros(size: number): Readable {
+  const chunk = Buffer.alloc(64 * 1024);
+  let left = size;
+  return new Readable({
+    read() {
+      if (left <= 0) return void this.push(null);
+      left -= chunk.length;
+      this.push(chunk);
+    },
+  });
+}
+
+let tlsMaterial: { key: string; cert: string } | undefined;
+/** A self-signed certificate for 127.0.0.1, made once with openssl. */
+function certificate(): { key: string; cert: string } {
+  if (tlsMaterial) return tlsMaterial;
+  const dir = mkdtempSync(join(tmpdir(), "cdas-sdk-tls-"));
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  tlsMaterial = {
+    key: readFileSync(join(dir, "key.pem"), "utf8"),
+    cert: readFileSync(join(dir, "cert.pem"), "utf8"),
+  };
+  return tlsMaterial;
+}

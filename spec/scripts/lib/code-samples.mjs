@@ -1,0 +1,203 @@
+// Code samples of every operation, generated from a bundle (never written per operation): a curl line
+// that runs against the sandbox (`cdas-mock`) as shown, the call with @cdas/sdk, and the bare typed
+// client. They go into the copy of the bundle that Redoc renders (`x-codeSamples`), not into dist/vN.json.
+import { listOperations } from "./openapi-walk.mjs";
+
+/**
+ * The sandbox as `cdas-mock` starts it with no options: its address, where it writes its CA, and the
+ * credentials derived from seed 1 (packages/mock-server/README.md). The samples test starts the
+ * sandbox and fails when these drift from what it really uses.
+ */
+export const SANDBOX = {
+  url: "https://127.0.0.1:4010",
+  caFile: "/tmp/cdas-mock/ca-4010.pem",
+  clientId: "cli_9f8db840006d0462",
+  clientSecret: "sk_sandbox_4be27a1a944652f4b5b31ce679cd79b4",
+};
+
+const JSON_MEDIA = "application/json; charset=UTF-8";
+
+function resolveRef(doc, node) {
+  let current = node;
+  for (let hops = 0; hops < 32 && typeof current?.$ref === "string"; hops++) {
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .reduce((n, key) => n?.[decodeURIComponent(key).replaceAll("~1", "/").replaceAll("~0", "~")], doc);
+  }
+  return current;
+}
+
+function parameterExample(parameter) {
+  if (parameter.example !== undefined) return parameter.example;
+  const first = Object.values(parameter.examples ?? {})[0];
+  if (first?.value !== undefined) return first.value;
+  return parameter.schema?.default ?? parameter.schema?.enum?.[0];
+}
+
+/**
+ * The arguments a sample sends: every required parameter with its example, or, when an operation
+ * requires no query parameter but names one with an example (a filter that is required in practice,
+ * or one of two that are required in turn), that first one. `client_id` is the sandbox's own.
+ */
+export function sampleArguments(doc, item, operation) {
+  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
+    resolveRef(doc, p),
+  );
+  const chosen = parameters.filter((p) => p.required && p.in !== "header");
+  const query = parameters.filter((p) => p.in === "query");
+  if (!query.some((p) => p.required)) {
+    const filter = query.find((p) => p.example !== undefined || p.examples !== undefined);
+    if (filter) chosen.push(filter);
+  }
+  const values = { path: {}, query: {}, header: {} };
+  for (const p of chosen) {
+    values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p);
+  }
+  // A version header the document requires (v3's consent and end-user lists) is typed as required.
+  for (const p of parameters.filter((p) => p.in === "header" && p.required)) {
+    values.header[p.name] = parameterExample(p);
+  }
+  const media = resolveRef(doc, operation.requestBody)?.content?.["application/json"];
+  const bodyExample = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+  const body = bodyExample === undefined ? undefined : resolveRef(doc, bodyExample);
+  return { ...values, body };
+}
+
+/** A bearer is sent when the operation accepts one (the institutions list accepts it or none). */
+function needsBearer(doc, operation) {
+  const security = operation.security ?? doc.security ?? [];
+  return security.some((requirement) => Object.keys(requirement).length > 0);
+}
+
+function requestUrl(path, args) {
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(args.path[name])));
+  const query = Object.entries(args.query)
+    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+    .join("&");
+  return `${SANDBOX.url}${filled}${query ? `?${query}` : ""}`;
+}
+
+const shellQuote = (text) => `'${String(text).replaceAll("'", "'\\''")}'`;
+const TOKEN_BODY = JSON.stringify({ client_id: SANDBOX.clientId, client_secret: SANDBOX.clientSecret });
+
+/** The curl sample: a token from the sandbox (when the operation needs one), then the call. */
+export function curlSample(doc, version, { method, path, item, operation }) {
+  const args = sampleArguments(doc, item, operation);
+  const isTokenCall = path === "/v1/token";
+  const lines = [`# Sandbox: \`npx cdas-mock\` (${SANDBOX.url}; it writes its CA to ${SANDBOX.caFile})`];
+  if (needsBearer(doc, operation)) {
+    lines.push(
+      `TOKEN=$(curl -s --cacert ${SANDBOX.caFile} -X POST ${SANDBOX.url}/v1/token \\`,
+      `  -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r .access_token)`,
+    );
+  }
+  const call = [
+    `curl -s --cacert ${SANDBOX.caFile} -X ${method.toUpperCase()} ${shellQuote(requestUrl(path, args))}`,
+  ];
+  call.push(`-H ${shellQuote(`x-platform-version: ${version}`)}`);
+  if (needsBearer(doc, operation)) call.push('-H "authorization: Bearer $TOKEN"');
+  const body = isTokenCall ? TOKEN_BODY : args.body === undefined ? undefined : JSON.stringify(args.body);
+  if (body !== undefined)
+    call.push(`-H ${shellQuote(`content-type: ${JSON_MEDIA}`)}`, `-d ${shellQuote(body)}`);
+  lines.push(call.join(" \\\n  "));
+  return lines.join("\n");
+}
+
+/** `{ params: { query: {...} }, body: ... }` as TypeScript source, `undefined` when there is nothing to pass. */
+function initSource(args, { clientIdExpression } = {}) {
+  const sections = [];
+  for (const section of ["path", "query", "header"]) {
+    const entries = Object.entries(args[section]).map(([name, value]) => {
+      const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+      const source = name === "client_id" && clientIdExpression ? clientIdExpression : JSON.stringify(value);
+      return `${key}: ${source}`;
+    });
+    if (entries.length) sections.push(`${section}: { ${entries.join(", ")} }`);
+  }
+  const parts = [];
+  if (sections.length) parts.push(`params: { ${sections.join(", ")} }`);
+  if (args.body !== undefined)
+    parts.push(`body: ${JSON.stringify(args.body, null, 2).replaceAll("\n", "\n  ")}`);
+  return parts.length ? `{\n  ${parts.join(",\n  ")},\n}` : undefined;
+}
+
+const SDK_SETUP = (version) => `import { createSdk } from "@cdas/sdk";
+
+// The sandbox's CA: run with NODE_EXTRA_CA_CERTS=${SANDBOX.caFile}
+const sdk = createSdk({
+  version: "${version}",
+  baseUrl: "${SANDBOX.url}",
+  clientId: "${SANDBOX.clientId}",
+  clientSecret: process.env.CDAS_CLIENT_SECRET ?? "",
+});
+`;
+
+/** The @cdas/sdk sample: `sdk.paginate` for a paged list, `sdk.client` for any other call. */
+export function sdkSample(doc, version, { method, path, item, operation }) {
+  if (path === "/v1/token") {
+    return `${SDK_SETUP(version)}
+// The SDK calls POST /v1/token itself, before the first call and again before the token expires.
+const { data } = await sdk.client.GET("/v1/institutions", { params: { query: { client_id: sdk.clientId } } });
+console.log(data);
+`;
+  }
+  const args = sampleArguments(doc, item, operation);
+  const init = initSource(args, { clientIdExpression: "sdk.clientId" });
+  const paging = operation["x-cdas-pagination"]?.style;
+  if (method === "get" && (paging === "offset" || paging === "cursor")) {
+    return `${SDK_SETUP(version)}
+// Every item, across pages (${paging} paging).
+for await (const item of sdk.paginate("${path}"${init ? `, ${init}` : ""})) {
+  console.log(item);
+}
+`;
+  }
+  const verb = method.toUpperCase();
+  return `${SDK_SETUP(version)}
+const { data, error, response } = await sdk.client.${verb}("${path}"${init ? `, ${init}` : ""});
+if (error) throw new Error(\`${verb} ${path}: \${response.status}\`);
+console.log(data);
+`;
+}
+
+/** The bare typed client: the caller brings the token (and renews it). */
+export function clientSample(doc, version, { method, path, item, operation }) {
+  const args = sampleArguments(doc, item, operation);
+  const isTokenCall = path === "/v1/token";
+  if (isTokenCall) args.body = { client_id: SANDBOX.clientId, client_secret: "<client secret>" };
+  const init = initSource(args);
+  const verb = method.toUpperCase();
+  const headers = needsBearer(doc, operation)
+    ? `\n  // A token from POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_TOKEN}\` },`
+    : "";
+  return `import { createClient } from "@cdas/client-${version}";
+
+const client = createClient({
+  baseUrl: "${SANDBOX.url}",${headers}
+});
+const { data, error, response } = await client.${verb}("${path}"${init ? `, ${init}` : ""});
+if (error) throw new Error(\`${verb} ${path}: \${response.status}\`);
+console.log(data);
+`;
+}
+
+/** The three samples of one operation, in Redoc's `x-codeSamples` form. */
+export function operationSamples(doc, version, entry) {
+  return [
+    { lang: "Shell", label: "curl", source: curlSample(doc, version, entry) },
+    { lang: "TypeScript", label: "@cdas/sdk", source: sdkSample(doc, version, entry) },
+    { lang: "TypeScript", label: `@cdas/client-${version}`, source: clientSample(doc, version, entry) },
+  ];
+}
+
+/** A copy of the bundle with `x-codeSamples` on every operation (the copy Redoc renders). */
+export function withCodeSamples(doc, version) {
+  const copy = structuredClone(doc);
+  for (const { method, path } of listOperations(copy)) {
+    const item = copy.paths[path];
+    const operation = item[method];
+    operation["x-codeSamples"] = operationSamples(copy, version, { method, path, item, operation });
+  }
+  return copy;
+}

@@ -1,0 +1,336 @@
+// The migration guide of a pair of versions, built from its change report: what a developer changes,
+// grouped by the operations it concerns, each change said once. Changes to the same object are one
+// entry; a property removed and one added at the same place whose names differ only in case style is
+// one rename; the same entry on several operations or places is written once with all of them.
+// Component-only and annotation changes are folded (listed with `all`); the md and json reports keep
+// every detail.
+import { isSchemaPath } from "./classify-change.mjs";
+import { codeHints } from "./guide-code.mjs";
+import { fieldPaths } from "./openapi-walk.mjs";
+
+const nameKey = (name) => name.toLowerCase().replaceAll("_", "");
+
+function decodePointer(pointer) {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+function listWords(names) {
+  const quoted = names.map((n) => `\`${n}\``);
+  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
+}
+
+/** Where a container sits: its component, or its operation's body with the statuses merged. */
+function containerOf(tokens) {
+  const clean = tokens.filter((t, i) => t !== "allOf" && tokens[i - 1] !== "allOf");
+  if (clean[0] === "components") return { key: clean.join("/"), component: clean[2], statuses: [] };
+  const responses = clean.indexOf("responses");
+  if (responses >= 0) {
+    const status = clean[responses + 1];
+    const key = [
+      ...clean.slice(0, responses + 1),
+      Number(status) >= 400 ? "error" : "ok",
+      ...clean.slice(responses + 2),
+    ];
+    return { key: key.join("/"), statuses: [status], error: Number(status) >= 400, body: true };
+  }
+  return { key: clean.join("/"), statuses: [], body: clean.includes("requestBody"), request: true };
+}
+
+/** Sorts one change into the container it touches and what it does there. */
+function classifyForGuide(change) {
+  if (change.pointer.startsWith("(")) return { kind: "version", container: { key: "(version)" } };
+  const tokens = decodePointer(change.pointer);
+  const last = tokens.at(-1);
+  if (tokens[0] === "components" && tokens.length === 3) return { kind: "fold" };
+  const parameter = /(\w+) parameter `([^`]+)`/.exec(change.summary);
+  if (parameter && (tokens.at(-2) === "parameters" || last === "required")) {
+    const kind = last === "required" ? "param-required" : `param-${change.action}`;
+    return { kind, container: { key: "(parameters)" }, name: parameter[2], where: parameter[1] };
+  }
+  if (isSchemaPath(tokens) < 0 && tokens[0] !== "components") return { kind: "other" };
+  if (tokens.at(-2) === "properties") {
+    return { kind: `field-${change.action}`, container: containerOf(tokens.slice(0, -2)), name: last };
+  }
+  if (tokens.at(-3) === "properties" && last === "type") {
+    return { kind: "field-type", container: containerOf(tokens.slice(0, -3)), name: tokens.at(-2) };
+  }
+  if (tokens.at(-3) === "properties" && last === "description" && change.class === "annotation") {
+    return { kind: "field-description", container: containerOf(tokens.slice(0, -3)), name: tokens.at(-2) };
+  }
+  if (last === "type") return { kind: "container-type", container: containerOf(tokens.slice(0, -1)) };
+  if (last === "items") return { kind: "container-items", container: containerOf(tokens.slice(0, -1)) };
+  if (tokens.at(-2) === "required" || last === "required") {
+    return {
+      kind: "container-required",
+      container: containerOf(tokens.slice(0, tokens.lastIndexOf("required"))),
+    };
+  }
+  return { kind: "other" };
+}
+
+function typeWord(type, plural) {
+  const text = Array.isArray(type) ? type.join(" or ") : String(type);
+  const article = /^[aeiou]/.test(text) ? "an" : "a";
+  if (text === "array") return plural ? "arrays" : "an array";
+  return plural ? `${text}s` : `${article} ${text}`;
+}
+
+/** The clauses of one container: renames, reshaping, type changes, removed and new fields. */
+function containerClauses(items, place) {
+  const of = (kind) => items.filter((i) => i.kind === kind);
+  const removed = [...new Set(of("field-remove").map((i) => i.name))];
+  const added = [...new Set(of("field-add").map((i) => i.name))];
+  const clauses = [];
+  const renames = [];
+  for (const name of [...removed]) {
+    const partner = added.find((a) => a !== name && nameKey(a) === nameKey(name));
+    if (!partner) continue;
+    renames.push([name, partner]);
+    removed.splice(removed.indexOf(name), 1);
+    added.splice(added.indexOf(partner), 1);
+  }
+  for (const [from, to] of renames)
+    clauses.push({ kind: "rename", text: `\`${from}\` is now \`${to}\``, from, to });
+  const reshaped = of("container-type")[0];
+  if (reshaped) {
+    const { before, after } = reshaped.change;
+    if (before === "array" && after === "object" && added.length) {
+      const shape = `{${added.join(", ")}}`;
+      clauses.push({
+        kind: "envelope",
+        text: `${place.subject} is now \`${shape}\` instead of a bare array`,
+        keys: [...added],
+      });
+      added.length = 0;
+    } else {
+      clauses.push({
+        kind: "reshape",
+        text: `${place.name ?? place.subject} is now ${typeWord(after)} instead of ${typeWord(before)}`,
+      });
+    }
+  }
+  const byType = new Map();
+  for (const item of of("field-type")) {
+    const key = `${JSON.stringify(item.change.before)}>${JSON.stringify(item.change.after)}`;
+    if (!byType.has(key)) byType.set(key, { ...item.change, names: [] });
+    byType.get(key).names.push(item.name);
+  }
+  for (const { before, after, names } of byType.values()) {
+    const plural = names.length > 1;
+    clauses.push({
+      kind: "type",
+      text: `${listWords(names)} ${plural ? "are" : "is"} now ${typeWord(after, plural)} (${plural ? "were" : "was"} ${typeWord(before, plural)})`,
+      names,
+      from: before,
+      to: after,
+    });
+  }
+  if (removed.length) {
+    const gone = `${listWords(removed)} ${removed.length > 1 ? "are" : "is"} gone`;
+    clauses.push({
+      kind: "removed",
+      text: place.error ? `${gone} from ${place.subject}` : gone,
+      names: removed,
+    });
+  }
+  if (added.length) clauses.push({ kind: "added", text: `new: ${listWords(added)}`, names: added });
+  const touched = new Set([...renames.flat(), ...of("field-type").map((i) => i.name), ...removed, ...added]);
+  for (const item of of("field-description").filter((i) => !touched.has(i.name))) {
+    const said = String(item.change.after ?? "").trim();
+    clauses.push({
+      kind: "description",
+      text: `\`${item.name}\` is documented anew: “${said}”`,
+      names: [item.name],
+    });
+  }
+  return clauses;
+}
+
+function parameterClauses(items) {
+  const clauses = [];
+  const byKind = (kind) => items.filter((i) => i.kind === kind);
+  for (const item of byKind("param-remove")) {
+    clauses.push({
+      kind: "param-removed",
+      text: `the ${item.where} parameter \`${item.name}\` is gone: stop sending it`,
+      names: [item.name],
+    });
+  }
+  for (const item of byKind("param-required")) {
+    const now = item.change.after === true ? "now required" : "now optional";
+    clauses.push({
+      kind: "param-required",
+      text: `the ${item.where} parameter \`${item.name}\` is ${now}`,
+      names: [item.name],
+    });
+  }
+  const added = byKind("param-add");
+  if (added.length) {
+    const names = added.map((i) => i.name);
+    clauses.push({
+      kind: "param-added",
+      text: `new optional ${added[0].where} parameters ${listWords(names)}`,
+      names,
+    });
+  }
+  return clauses;
+}
+
+/** How a container is named in a sentence: its field path in each operation, or the body itself. */
+function describePlace(container, changes, docs) {
+  if (container.error) {
+    const statuses = [...new Set(container.statuses)].sort().join(", ");
+    return { subject: `the error body (${statuses})`, labels: [], error: true };
+  }
+  if (!container.component)
+    return { subject: container.request ? "the request body" : "the body", labels: [] };
+  const operations = [...new Set(changes.flatMap((c) => c.operations))];
+  // The newer document names the places as the reader will find them; the older one when it is gone.
+  let list = [];
+  for (const doc of docs) {
+    if (list.length) break;
+    list = [...new Set(operations.flatMap((op) => fieldPaths(doc, op, container.component)))].sort();
+  }
+  if (list.length === 0 || list.includes("")) return { subject: "the body", labels: [] };
+  const names = [...new Set(list.map((p) => p.split(".").at(-1).replace(/\[\]$/, "")))];
+  return { subject: listWords(list), labels: list, name: names.length === 1 ? `\`${names[0]}\`` : undefined };
+}
+
+function versionBullet(report, change) {
+  return {
+    operations: ["every operation"],
+    places: [],
+    clauses: [
+      {
+        kind: "version",
+        text: `send \`X-Platform-Version: ${report.to.label}\` (was \`${change.before}\`), or pin ${report.to.label} in the console`,
+      },
+    ],
+    changes: [change],
+  };
+}
+
+/** Entries of the guide before merging: one per container, plus parameters and the version switch. */
+function rawBullets(report, docs) {
+  const groups = new Map();
+  const folded = [];
+  const bullets = [];
+  for (const change of report.changes) {
+    const sorted = classifyForGuide(change);
+    const useful =
+      change.class !== "annotation" || sorted.kind === "field-description" || sorted.kind === "version";
+    if (sorted.kind === "fold" || !useful) {
+      folded.push(change);
+      continue;
+    }
+    if (sorted.kind === "version") {
+      bullets.push(versionBullet(report, change));
+      continue;
+    }
+    const ops = change.operations.join(", ");
+    const key = sorted.kind === "other" ? `other ${change.pointer}` : `${ops} ${sorted.container.key}`;
+    if (!groups.has(key)) groups.set(key, { container: sorted.container, items: [] });
+    const group = groups.get(key);
+    if (sorted.container?.statuses)
+      group.container.statuses = [...group.container.statuses, ...sorted.container.statuses];
+    group.items.push({ ...sorted, change });
+  }
+  for (const { container, items } of groups.values()) {
+    const changes = items.map((i) => i.change);
+    const operations = [...new Set(changes.flatMap((c) => c.operations))].sort();
+    if (items[0].kind === "other") {
+      bullets.push({
+        operations,
+        places: [],
+        clauses: [{ kind: "other", text: changes[0].summary }],
+        changes,
+      });
+      continue;
+    }
+    if (container.key === "(parameters)") {
+      // One entry per kind of parameter change, so that the same change on several operations merges.
+      for (const clause of parameterClauses(items)) {
+        const own = changes.filter((c) => clause.names.some((n) => c.summary.includes(`\`${n}\``)));
+        bullets.push({ operations, places: [], clauses: [clause], changes: own });
+      }
+      continue;
+    }
+    const place = describePlace(container, changes, docs);
+    const clauses = containerClauses(items, place);
+    // A description-only container (an annotation with nothing to act on) stays folded.
+    if (clauses.length === 0) folded.push(...changes);
+    else bullets.push({ operations, places: place.labels, clauses, changes });
+  }
+  return { bullets, folded };
+}
+
+/** The same clauses on several places or operations are one entry naming all of them. */
+function mergeBullets(bullets) {
+  const merged = new Map();
+  for (const bullet of bullets) {
+    const key = bullet.clauses.map((c) => c.text).join("; ");
+    const existing = merged.get(key);
+    if (!existing) {
+      merged.set(key, { ...bullet, places: [...bullet.places] });
+      continue;
+    }
+    existing.operations = [...new Set([...existing.operations, ...bullet.operations])].sort();
+    existing.places = [...new Set([...existing.places, ...bullet.places])].sort();
+    existing.changes.push(...bullet.changes);
+  }
+  return [...merged.values()];
+}
+
+/** An anchor for a set of operations: "op-get-v1-consent" for one, joined for several. */
+export function sectionAnchor(operations) {
+  return operations
+    .map(
+      (op) =>
+        `op-${op
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/-+$/, "")}`,
+    )
+    .join("--");
+}
+
+/** Builds the guide of a report (see the top of this file). */
+export function buildGuide(report, beforeDoc, afterDoc) {
+  const { bullets, folded } = rawBullets(report, [afterDoc, beforeDoc]);
+  const sections = new Map();
+  for (const bullet of mergeBullets(bullets)) {
+    const key = bullet.operations.join(" · ");
+    if (!sections.has(key))
+      sections.set(key, {
+        operations: bullet.operations,
+        anchor: sectionAnchor(bullet.operations),
+        entries: [],
+      });
+    sections.get(key).entries.push({
+      text: bullet.clauses.map((c) => c.text).join("; "),
+      places: bullet.places,
+      clauses: bullet.clauses,
+      breaking: bullet.changes.some((c) => c.class === "breaking"),
+      pointers: bullet.changes.map((c) => c.pointer),
+    });
+  }
+  const ordered = [...sections.values()].sort((a, b) =>
+    a.operations[0] === "every operation"
+      ? -1
+      : b.operations[0] === "every operation"
+        ? 1
+        : a.operations[0].localeCompare(b.operations[0]) || a.operations.length - b.operations.length,
+  );
+  for (const section of ordered) section.code = codeHints(section, report);
+  return { from: report.from, to: report.to, counts: report.counts, sections: ordered, folded };
+}
+
+/** Which section of the guide holds each operation's changes (the first one naming it). */
+export function operationSections(guide) {
+  const found = {};
+  for (const section of guide.sections) for (const op of section.operations) found[op] ??= section.anchor;
+  return found;
+}

@@ -1,0 +1,202 @@
+// The migration guides (scripts/lib/migration-guide.mjs), checked against two things outside the code
+// that writes them: the versioning tables of the interface (every row appears in exactly one entry),
+// and the compile errors of a small program written against v1 once it is compiled against v3 (each
+// error is an entry of the v1-to-v3 guide, under the operation the failing line calls).
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { buildGuide } from "../scripts/lib/migration-guide.mjs";
+import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
+
+const SPEC_DIR = path.resolve(import.meta.dirname, "..");
+const REPO = path.resolve(SPEC_DIR, "..");
+const INTERFACE = process.env.CDAS_INTERFACE_SPEC ?? "/work/shared/interface-spec.md";
+const PROGRAM = path.join(import.meta.dirname, "fixtures", "migration", "program.ts");
+
+type Entry = { text: string; places: string[]; breaking: boolean };
+type Section = { operations: string[]; entries: Entry[] };
+type Guide = { sections: Section[]; folded: { class: string; pointer: string }[] };
+
+const load = (v: string) => JSON.parse(readFileSync(path.join(SPEC_DIR, "dist", `${v}.json`), "utf8"));
+function guideOf(from: string, to: string): Guide {
+  return buildGuide(diffDocuments(load(from), load(to), { from, to }), load(from), load(to));
+}
+const GUIDES = {
+  "v1-to-v2": guideOf("v1", "v2"),
+  "v2-to-v3": guideOf("v2", "v3"),
+  "v1-to-v3": guideOf("v1", "v3"),
+};
+const entriesOf = (guide: Guide) =>
+  guide.sections.flatMap((s) => s.entries.map((e) => ({ ...e, operations: s.operations })));
+
+/** The "Area" cells of a versioning table of the interface, found by the words that open it. */
+function tableAreas(opening: string): string[] {
+  const text = readFileSync(INTERFACE, "utf8");
+  const start = text.indexOf(opening);
+  expect(start, opening).toBeGreaterThan(0);
+  const rows = text.slice(start).split("\n").slice(1);
+  const table = rows.slice(rows.findIndex((r) => r.startsWith("|")));
+  const body = table.slice(
+    2,
+    table.findIndex((r, i) => i > 0 && !r.startsWith("|")),
+  );
+  return body.map((row) => row.split("|")[1]!.trim());
+}
+
+// Each row of the interface's tables, and what names it in the guide (written from the tables).
+const V1_TO_V2: Record<string, string> = {
+  "Rate tiers (`deposit_rates[]`, `lending_rates[]`, on product detail and accounts)": "`minimum_value`",
+  "`applicability_conditions` (on rate and on tier)": "`applicability_conditions` is now an array",
+  "Rate objects": "`application_type`",
+  "Fees (product detail and accounts)": "`fee_method_u_type`",
+  "Fee discounts": "`discount_method_u_type`",
+  "`fee_type`": "`fee_type`",
+  "Account feature `is_activated`": "`is_activated` is now a string",
+  "Transactions `extended_data`": "`nppPayload` is now `npp_payload`",
+  "Identity response": "`customer` is gone",
+};
+const V2_TO_V3: Record<string, string> = {
+  "Consent list body": "`{consents, links}` instead of a bare array",
+  "End-user list body": "`{end_users, links}` instead of a bare array",
+  "Consent fields": "`arrangement_id` is now `arrangementId`",
+  "Error body of both lists": "`fault`, `temporary` and `timeout` are gone from the error body",
+  "Query `expires_before`": "`expires_before` is gone",
+  Paging: "`page[size]`, `page[after]` and `page[before]`",
+};
+
+beforeEach(() => expect.hasAssertions());
+
+describe("the guides against the interface's versioning tables", () => {
+  it("the transcription above covers every row of both tables", () => {
+    expect(tableAreas("Version 1 to 2 changes").sort()).toEqual(Object.keys(V1_TO_V2).sort());
+    expect(tableAreas("Version 2 to 3 changes").sort()).toEqual(Object.keys(V2_TO_V3).sort());
+  });
+
+  it.each([
+    ["v1-to-v2", V1_TO_V2],
+    ["v2-to-v3", V2_TO_V3],
+    ["v1-to-v3", { ...V1_TO_V2, ...V2_TO_V3 }],
+  ] as const)("%s: every row of its table(s) is in exactly one entry", (pair, rows) => {
+    const entries = entriesOf(GUIDES[pair]);
+    for (const [area, words] of Object.entries(rows)) {
+      const holding = entries.filter((e) => e.text.includes(words));
+      expect(
+        holding.map((e) => e.text),
+        `${pair}: ${area}`,
+      ).toHaveLength(1);
+    }
+  });
+
+  it("the v1-to-v2 guide says nothing about the consent and end-user lists, the v2-to-v3 guide nothing about banking", () => {
+    const operations = (pair: keyof typeof GUIDES) => GUIDES[pair].sections.flatMap((s) => s.operations);
+    expect(operations("v1-to-v2").filter((op) => /consent|end-users/.test(op))).toEqual([]);
+    expect(operations("v2-to-v3").filter((op) => /banking|identity/.test(op))).toEqual([]);
+  });
+
+  it("every breaking change is in an entry; only whole components and annotations are folded", () => {
+    for (const guide of Object.values(GUIDES)) {
+      const foldedBreaking = guide.folded.filter((c) => c.class === "breaking");
+      for (const change of foldedBreaking) expect(change.pointer).toMatch(/^\/components\/\w+\/[^/]+$/);
+      expect(entriesOf(guide).some((e) => e.breaking)).toBe(true);
+    }
+  });
+
+  it("no entry repeats another", () => {
+    for (const guide of Object.values(GUIDES)) {
+      const texts = entriesOf(guide).map((e) => `${e.places.join(",")} ${e.text}`);
+      expect(new Set(texts).size).toBe(texts.length);
+    }
+  });
+});
+
+type CompileError = { line: number; column: number; code: string; message: string };
+
+/** Compiles the program with "@cdas/client" mapped to one version's client; returns its errors. */
+function compileAgainst(version: string): CompileError[] {
+  const dir = mkdtempSync(path.join(SPEC_DIR, "node_modules", ".cdas-migration-"));
+  try {
+    copyFileSync(PROGRAM, path.join(dir, "program.ts"));
+    const types = path.join(REPO, "packages", `client-${version}`, "dist", "index.d.ts");
+    const compilerOptions = {
+      ...{ target: "ES2022", module: "ESNext", moduleResolution: "Bundler", lib: ["ES2022", "DOM"] },
+      ...{ strict: true, noEmit: true, skipLibCheck: false, types: [], paths: { "@cdas/client": [types] } },
+    };
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, files: ["program.ts"] }),
+    );
+    const tsc = createRequire(path.join(REPO, "package.json")).resolve("typescript/bin/tsc");
+    try {
+      execFileSync(process.execPath, [tsc, "-p", dir, "--pretty", "false"], { encoding: "utf8" });
+      return [];
+    } catch (error) {
+      const out = String((error as { stdout?: string }).stdout);
+      return [...out.matchAll(/program\.ts\((\d+),(\d+)\): error (TS\d+): (.*)/g)].map((m) => ({
+        line: Number(m[1]),
+        column: Number(m[2]),
+        code: m[3]!,
+        message: m[4]!,
+      }));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Words a compile error is about: names quoted in its message, keys of a quoted object type, and the line from the error on. */
+function wordsOf(error: CompileError, source: string[]): Set<string> {
+  const quoted = [...error.message.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+  const words = quoted.flatMap((q) =>
+    q.includes("{") ? [...q.matchAll(/(\w+)\??:/g)].map((m) => m[1]!) : [q],
+  );
+  const rest = source[error.line - 1]!.slice(error.column - 1);
+  return new Set([...words, ...(rest.match(/\w+/g) ?? [])]);
+}
+
+/** The operation a line of the program calls: the nearest `client.GET("<path>")` at or above it. */
+function operationAt(line: number, source: string[]): string {
+  for (let i = line - 1; i >= 0; i--) {
+    const call = /client\.GET\("([^"]+)"/.exec(source[i]!);
+    if (call) return `GET ${call[1]}`;
+  }
+  throw new Error(`no call above line ${line}`);
+}
+
+describe("the v1-to-v3 guide against a v1 program recompiled against v3", () => {
+  const source = readFileSync(PROGRAM, "utf8").split("\n");
+
+  it("the program compiles against v1", () => {
+    expect(compileAgainst("v1")).toEqual([]);
+  }, 60_000);
+
+  it("each error against v3 is an entry of the guide under the operation it calls", () => {
+    const errors = compileAgainst("v3");
+    // An implicit any follows another error on the same line (a body that is no longer an array).
+    const causes = errors.filter((e) => e.code !== "TS7006");
+    for (const e of errors.filter((e) => e.code === "TS7006")) {
+      expect(
+        causes.some((c) => c.line === e.line),
+        `TS7006 alone on line ${e.line}`,
+      ).toBe(true);
+    }
+    expect(causes.length).toBeGreaterThanOrEqual(7);
+    const entries = entriesOf(GUIDES["v1-to-v3"]);
+    for (const error of causes) {
+      const operation = operationAt(error.line, source);
+      const candidates = entries.filter((e) => e.operations.includes(operation));
+      // A missing argument is a parameter the operation now requires.
+      const match =
+        error.code === "TS2554"
+          ? candidates.find((e) => /parameter .* is now required/.test(e.text))
+          : candidates.find((e) => {
+              const named = new Set(
+                [...e.text.matchAll(/`([^`]+)`/g)].flatMap((m) => m[1]!.match(/\w+/g) ?? []),
+              );
+              return [...wordsOf(error, source)].some((w) => named.has(w));
+            });
+      expect(match?.text, `line ${error.line} (${operation}): ${error.message}`).toBeDefined();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,147 @@
+// The code samples of the reference (scripts/lib/code-samples.mjs): every curl sample runs, as shown,
+// against the sandbox (cdas-mock, started in-process from the workspace's build; only its address and
+// CA file are swapped for those of this run), and every TypeScript sample compiles against the
+// workspace's @cdas/sdk and @cdas/client-vN types.
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
+import { listOperations } from "../scripts/lib/openapi-walk.mjs";
+
+const SPEC_DIR = path.resolve(import.meta.dirname, "..");
+const REPO = path.resolve(SPEC_DIR, "..");
+const VERSIONS = ["v1", "v2", "v3"] as const;
+// The sandbox is not a dependency of @cdas/spec (it depends on the spec: a cycle); spec/turbo.json
+// makes this package's tests wait for its build and the SDK's.
+const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js");
+
+type Sample = { lang: string; label: string; source: string };
+type Entry = { version: string; operation: string; samples: Sample[] };
+
+function samplesOf(version: string): Entry[] {
+  const doc = JSON.parse(readFileSync(path.join(SPEC_DIR, "dist", `${version}.json`), "utf8"));
+  return listOperations(doc).map(
+    ({ method, path: p, label }: { method: string; path: string; label: string }) => {
+      const item = doc.paths[p];
+      return {
+        version,
+        operation: label,
+        samples: operationSamples(doc, version, { method, path: p, item, operation: item[method] }),
+      };
+    },
+  );
+}
+const ENTRIES = VERSIONS.flatMap(samplesOf);
+
+beforeEach(() => expect.hasAssertions());
+
+function runBash(script: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile("bash", ["-c", script], { encoding: "utf8", timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ stdout, stderr: stderr || (error ? String(error.message) : "") }),
+    );
+  });
+}
+
+describe("curl samples against the sandbox", () => {
+  let sandbox: {
+    url: string;
+    ca: string;
+    clientId: string;
+    clientSecret: string;
+    close: () => Promise<void>;
+  };
+  let caFile: string;
+  let work: string;
+
+  beforeAll(async () => {
+    if (!existsSync(MOCK_SERVER))
+      throw new Error(`${MOCK_SERVER} is missing: pnpm --filter @cdas/mock-server build`);
+    const { startMockServer } = await import(MOCK_SERVER);
+    sandbox = await startMockServer();
+    work = mkdtempSync(path.join(tmpdir(), "cdas-samples-"));
+    caFile = path.join(work, "ca.pem");
+    writeFileSync(caFile, sandbox.ca);
+  }, 60_000);
+  afterAll(async () => {
+    await sandbox?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("the samples use the credentials `cdas-mock` starts with", () => {
+    expect(sandbox.clientId).toBe(SANDBOX.clientId);
+    expect(sandbox.clientSecret).toBe(SANDBOX.clientSecret);
+  });
+
+  it.each(ENTRIES.map((e) => [`${e.version} ${e.operation}`, e] as const))("%s", async (_name, entry) => {
+    const curl = entry.samples.find((s) => s.label === "curl")!.source;
+    // As shown, with this run's address and CA; the status code is appended to read the outcome.
+    const script = `set -euo pipefail\n${curl
+      .replaceAll(SANDBOX.url, sandbox.url)
+      .replaceAll(SANDBOX.caFile, caFile)} -o /dev/null -w '%{http_code}'`;
+    // Asynchronous: the sandbox answers from this process's event loop.
+    const run = await runBash(script);
+    expect(run.stderr, script).toBe("");
+    expect(run.stdout, script).toMatch(/^2\d\d$/);
+  });
+});
+
+describe("TypeScript samples", () => {
+  it("every sample compiles against the workspace's @cdas/sdk and @cdas/client-vN types", () => {
+    const dir = mkdtempSync(path.join(SPEC_DIR, "node_modules", ".cdas-samples-"));
+    try {
+      const files: string[] = [];
+      for (const entry of ENTRIES) {
+        entry.samples
+          .filter((s) => s.lang === "TypeScript")
+          .forEach((sample, i) => {
+            const name = `${entry.version}-${entry.operation.replace(/[^a-z0-9]+/gi, "_")}-${i}.ts`;
+            writeFileSync(path.join(dir, name), sample.source);
+            files.push(name);
+          });
+      }
+      const typesOf = (pkg: string) => [path.join(REPO, "packages", pkg, "dist", "index.d.ts")];
+      writeFileSync(
+        path.join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "ESNext",
+            moduleResolution: "Bundler",
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: ["node"],
+            lib: ["ES2022", "DOM"],
+            paths: Object.fromEntries(
+              ["sdk", "client-v1", "client-v2", "client-v3"].map((p) => [`@cdas/${p}`, typesOf(p)]),
+            ),
+          },
+          files,
+        }),
+      );
+      const tsc = createRequire(path.join(REPO, "package.json")).resolve("typescript/bin/tsc");
+      let output = "";
+      try {
+        execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout);
+      }
+      expect(files.length).toBe(ENTRIES.length * 2);
+      expect(output).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+it("the published bundles carry no samples (only Redoc's copy does)", () => {
+  for (const version of VERSIONS) {
+    expect(readFileSync(path.join(SPEC_DIR, "dist", `${version}.json`), "utf8")).not.toContain(
+      "x-codeSamples",
+    );
+  }
+});
