@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ROOT, TSC } from "./workspace.js";
 
-export const SKIP_MARKER = "<!-- snippet: not compiled -->";
+const SKIP_MARKER = "<!-- snippet: not compiled -->";
 const FENCE = /^```(ts|typescript)\s*$/;
 
 interface Snippet {
@@ -32,7 +32,7 @@ function readmes(): string[] {
   ].sort();
 }
 
-export function extractSnippets(readme: string, text: string): Snippet[] {
+function extractSnippets(readme: string, text: string): Snippet[] {
   const lines = text.split("\n");
   const snippets: Snippet[] = [];
   for (let i = 0; i < lines.length; i++) {
