@@ -31,11 +31,15 @@ export function publishablePackages(): WorkspacePackage[] {
   return found;
 }
 
-/** The runtimes, from this package's devDependencies (`bun` and `deno` ship their binaries on npm). */
+/**
+ * The runtimes, from this package's devDependencies (`bun` and `deno` ship their binaries on npm;
+ * their postinstall puts them in place). The binaries themselves, not the `.bin` shims, so that a
+ * signal reaches the runtime rather than a wrapper.
+ */
 export const RUNTIMES = {
   node: process.execPath,
-  bun: join(HERE, "node_modules/.bin/bun"),
-  deno: join(HERE, "node_modules/.bin/deno"),
+  bun: join(HERE, "node_modules/bun/bin/bun.exe"),
+  deno: join(HERE, "node_modules/deno/deno"),
 } as const;
 export type Runtime = keyof typeof RUNTIMES;
 
