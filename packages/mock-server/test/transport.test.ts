@@ -5,16 +5,20 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertShortError, Sandbox } from "./helpers.js";
 
-/** Sends raw bytes to the sandbox's port and resolves with everything it answers before closing. */
-function exchange(url: string, bytes: string): Promise<string> {
+/**
+ * Sends raw bytes to the sandbox's port (over TLS trusting `ca` when given) and resolves with
+ * everything it answers once the connection closes.
+ */
+function exchange(url: string, bytes: string | Buffer, ca?: string): Promise<string> {
   const port = Number(new URL(url).port);
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    const send = () => socket.write(bytes);
+    const socket = ca ? connectTls({ port, host: "127.0.0.1", ca }, send) : connect(port, "127.0.0.1", send);
     let text = "";
-    socket.on("data", (chunk) => {
-      text += chunk.toString();
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
     });
-    socket.on("end", () => resolve(text));
+    socket.on("close", () => resolve(text));
     socket.on("error", reject);
   });
 }
@@ -38,34 +42,6 @@ function parseAnswer(raw: string) {
   }
   const status = Number(statusLine.split(" ")[1]);
   return { status, headers, contentType: headers["content-type"] ?? "", text, body };
-}
-
-/** Opens a TLS connection trusting `ca`, sends `bytes`, and resolves with what comes back before the close. */
-function exchangeTls(url: string, ca: string, bytes: string): Promise<string> {
-  const port = Number(new URL(url).port);
-  return new Promise((resolve, reject) => {
-    const socket = connectTls({ port, host: "127.0.0.1", ca }, () => socket.write(bytes));
-    let text = "";
-    socket.on("data", (chunk) => {
-      text += chunk.toString();
-    });
-    socket.on("close", () => resolve(text));
-    socket.on("error", reject);
-  });
-}
-
-/** Resolves once the server closes a TCP connection that sent `bytes` (a partial TLS record, say). */
-function closedAfter(url: string, bytes: Buffer): Promise<string> {
-  const port = Number(new URL(url).port);
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
-    let text = "";
-    socket.on("data", (chunk) => {
-      text += chunk.toString("latin1");
-    });
-    socket.on("close", () => resolve(text));
-    socket.on("error", reject);
-  });
 }
 
 const SHORT_TIMEOUTS = { handshakeMs: 300, headersMs: 300, requestMs: 600 };
@@ -125,7 +101,7 @@ describe("transport", () => {
 
     it("closes a half-finished TLS handshake", async () => {
       // A TLS record header announcing 200 bytes of ClientHello, then nothing more.
-      const answer = await closedAfter(
+      const answer = await exchange(
         https.server.url,
         Buffer.from([0x16, 0x03, 0x01, 0x00, 0xc8, 0x01, 0x00]),
       );
@@ -133,11 +109,11 @@ describe("transport", () => {
     });
 
     it("closes a connection that never speaks", async () => {
-      expect(await closedAfter(https.server.url, Buffer.alloc(0))).toBe("");
+      expect(await exchange(https.server.url, Buffer.alloc(0))).toBe("");
     });
 
     it("answers headers that never end with a 408 in the short shape, over HTTPS and HTTP", async () => {
-      const overTls = parseAnswer(await exchangeTls(https.server.url, https.server.ca!, partialHeaders));
+      const overTls = parseAnswer(await exchange(https.server.url, partialHeaders, https.server.ca!));
       const overTcp = parseAnswer(await exchange(http.server.url, partialHeaders));
       for (const answer of [overTls, overTcp]) {
         expect(answer.status).toBe(408);
@@ -149,14 +125,14 @@ describe("transport", () => {
     it("answers a body that never ends with a 408", async () => {
       const head =
         "POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{";
-      const answer = parseAnswer(await exchangeTls(https.server.url, https.server.ca!, head));
+      const answer = parseAnswer(await exchange(https.server.url, head, https.server.ca!));
       expect(answer.status).toBe(408);
       assertShortError(answer);
     });
 
     it("answers an HTTP/1.1 request without Host with a 400 in the short shape", async () => {
       const answer = parseAnswer(
-        await exchangeTls(https.server.url, https.server.ca!, "GET /v1/end-users HTTP/1.1\r\n\r\n"),
+        await exchange(https.server.url, "GET /v1/end-users HTTP/1.1\r\n\r\n", https.server.ca!),
       );
       expect(answer.status).toBe(400);
       expect((answer.body as { message: string }).message).toBe("bad request: header Host is required");
