@@ -54,6 +54,11 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
       expect(result.refused).toBe("api");
       // Node answers plain HTTP with the documented JSON 400; Bun and Deno close the connection (README).
       expect(result.plainHttp).toEqual(runtime === "node" ? "json-400" : expect.stringMatching(/^closed/));
+      // Timeouts hold over HTTPS on every runtime: slow headers get the JSON 408, a missing Host the
+      // JSON 400, and a half-finished handshake is closed (Bun by its own idle timeout, README).
+      expect(result.slowHeaders.answer).toBe("HTTP/1.1 408 Request Timeout request_timeout");
+      expect(result.noHost).toBe("HTTP/1.1 400 Bad Request bad_request");
+      expect(result.halfHandshakeClosedAfterMs).toEqual(expect.any(Number));
     },
   );
 
