@@ -1,6 +1,6 @@
 /** Where things are: the repository, its publishable packages, the runtimes, and a command runner. */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,9 +38,21 @@ export function publishablePackages(): WorkspacePackage[] {
  */
 export const RUNTIMES = {
   node: process.execPath,
-  bun: join(HERE, "node_modules/bun/bin/bun.exe"),
-  deno: join(HERE, "node_modules/deno/deno"),
+  bun: installedBinary("node_modules/bun/bin/bun.exe"),
+  deno: installedBinary("node_modules/deno/deno"),
 } as const;
+
+/** The path of a runtime binary that a postinstall put in place, or a clear error when it did not. */
+function installedBinary(path: string): string {
+  const file = join(HERE, path);
+  // Bun ships a small placeholder that its postinstall replaces; Deno's postinstall adds the file.
+  if (!existsSync(file) || statSync(file).size < 1024 * 1024) {
+    throw new Error(
+      `${file} is missing or a placeholder: its postinstall did not run (onlyBuiltDependencies in pnpm-workspace.yaml)`,
+    );
+  }
+  return file;
+}
 export type Runtime = keyof typeof RUNTIMES;
 
 export const TSC = join(HERE, "node_modules/.bin/tsc");
