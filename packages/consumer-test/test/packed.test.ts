@@ -92,7 +92,8 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
         expect(output).toMatch(/accounts: [1-9]\d*, transactions: [1-9]\d*/);
         expect(output).toContain("refused as expected: 400");
       } finally {
-        expect(await server.stop()).not.toBeUndefined();
+        // cdas-mock closes and exits cleanly on SIGTERM under every runtime.
+        expect(await server.stop()).toBe(0);
       }
     },
   );
