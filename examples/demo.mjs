@@ -1,15 +1,12 @@
 // The sandbox demo: start @cdas/mock-server, then walk it with @cdas/sdk in each API version.
 import { startMockServer } from "@cdas/mock-server";
 import { createSdk, isCdasError } from "@cdas/sdk";
-import { Agent } from "undici";
 
 const VERSIONS = ["v1", "v2", "v3"];
 const money = new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" });
 
+// The sandbox signs its certificate with a CA made at start; sdkOptions carries a fetch that trusts it.
 const sandbox = await startMockServer();
-// The sandbox signs its certificate with a CA made at start: trust it for these requests only.
-const dispatcher = new Agent({ connect: { ca: sandbox.ca } });
-const fetchWithSandboxCa = (input, init) => fetch(input, { ...init, dispatcher });
 console.log(`CDAS sandbox on ${sandbox.url} (data up to ${sandbox.referenceDate})\n`);
 
 try {
@@ -19,16 +16,12 @@ try {
   process.exitCode = 1;
 } finally {
   await sandbox.close();
-  await dispatcher.close();
 }
 
 async function tour(version) {
   const sdk = createSdk({
     version,
-    baseUrl: sandbox.url,
-    clientId: sandbox.clientId,
-    clientSecret: sandbox.clientSecret,
-    fetch: fetchWithSandboxCa,
+    ...sandbox.sdkOptions,
     userAgent: "cdas-demo/1.0",
   });
 

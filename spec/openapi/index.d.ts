@@ -30,6 +30,11 @@ export declare function resolvePointer<T = unknown>(doc: unknown, pointer: strin
 export declare function followRef<T = unknown>(
   doc: unknown,
   node: unknown,
+  at: string,
+): { node: T; pointer: string };
+export declare function followRef<T = unknown>(
+  doc: unknown,
+  node: unknown,
   at?: string,
 ): { node: T; pointer: string | undefined };
 /** The node a reference stands for, the reference's sibling keywords laid over the target's. */

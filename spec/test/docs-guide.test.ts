@@ -3,7 +3,7 @@
 // and the compile errors of a small program written against v1 once it is compiled against v3 (each
 // error is an entry of the v1-to-v3 guide, under the operation the failing line calls).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -12,7 +12,13 @@ import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const REPO = path.resolve(SPEC_DIR, "..");
-const INTERFACE = process.env.CDAS_INTERFACE_SPEC ?? "/work/shared/interface-spec.md";
+// The interface spec lives beside the repository (shared/ next to the clone), or where CDAS_INTERFACE_SPEC says.
+const INTERFACE =
+  process.env.CDAS_INTERFACE_SPEC ??
+  [path.join(REPO, "..", "shared", "interface-spec.md"), "/work/shared/interface-spec.md"].find((file) =>
+    existsSync(file),
+  ) ??
+  path.join(REPO, "..", "shared", "interface-spec.md");
 const PROGRAM = path.join(import.meta.dirname, "fixtures", "migration", "program.ts");
 
 type Entry = { text: string; places: string[]; breaking: boolean };

@@ -1,5 +1,3 @@
-export declare const HTTP_METHODS: readonly string[];
-
 export interface ClientConfig {
   /** API name in redocly.yaml: the version (v1, v2, v3). */
   version: string;
@@ -33,7 +31,6 @@ export type Bundle = Record<string, unknown> & { paths?: Record<string, unknown>
 
 export declare function readClientConfig(packageDir: string): ClientConfig;
 export declare function readBundle(bundlePath: string): Bundle;
-export declare function resolveRef<T = unknown>(bundle: Bundle, value: unknown): T;
 export declare function listOperations(bundle: Bundle): BundleOperation[];
 /** A copy of the bundle without the X-Platform-Version header parameter (the clients send it). */
 export declare function withoutVersionHeader(bundle: Bundle): Bundle;

@@ -1,9 +1,8 @@
 // Reads a client package's redocly.yaml and the bundle it points at; shared by the generator and the tests.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { deref, HTTP_METHODS, operationParameters, listOperations as operationsOf } from "@cdas/spec/openapi";
 import { parse } from "yaml";
-
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /**
  * The one API of `<packageDir>/redocly.yaml`: its name is the version, `root` the bundle and
@@ -39,41 +38,15 @@ export function readBundle(bundlePath) {
   return JSON.parse(text);
 }
 
-/** Follows local `$ref`s (`#/components/...`) until a value that is not a reference. */
-export function resolveRef(bundle, value) {
-  let current = value;
-  const seen = new Set();
-  while (current && typeof current === "object" && typeof current.$ref === "string") {
-    const ref = current.$ref;
-    if (!ref.startsWith("#/")) throw new Error(`Only local references are supported in a bundle: ${ref}`);
-    if (seen.has(ref)) throw new Error(`Reference cycle at ${ref}`);
-    seen.add(ref);
-    current = ref
-      .slice(2)
-      .split("/")
-      .map((token) => decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~"))
-      .reduce((node, key) => node?.[key], bundle);
-    if (current === undefined) throw new Error(`Unresolved reference ${ref}`);
-  }
-  return current;
-}
-
 /** Every operation of the bundle with its parameters resolved (path-level ones merged in). */
 export function listOperations(bundle) {
-  const operations = [];
-  for (const [path, rawPathItem] of Object.entries(bundle.paths ?? {})) {
-    const pathItem = resolveRef(bundle, rawPathItem);
-    const shared = (pathItem.parameters ?? []).map((parameter) => resolveRef(bundle, parameter));
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem[method];
-      if (!operation) continue;
-      const own = (operation.parameters ?? []).map((parameter) => resolveRef(bundle, parameter));
-      const overridden = (parameter) => own.some((o) => o.name === parameter.name && o.in === parameter.in);
-      const parameters = [...shared.filter((parameter) => !overridden(parameter)), ...own];
-      operations.push({ path, method, operationId: operation.operationId, operation, parameters });
-    }
-  }
-  return operations;
+  return operationsOf(bundle).map(({ path, method, pathItem, operation }) => ({
+    path,
+    method,
+    operationId: operation.operationId,
+    operation,
+    parameters: operationParameters(bundle, pathItem, operation),
+  }));
 }
 
 const isVersionHeader = (parameter) =>
@@ -85,8 +58,7 @@ const isVersionHeader = (parameter) =>
  */
 export function withoutVersionHeader(bundle) {
   const copy = structuredClone(bundle);
-  const keep = (parameters) =>
-    parameters.filter((parameter) => !isVersionHeader(resolveRef(copy, parameter)));
+  const keep = (parameters) => parameters.filter((parameter) => !isVersionHeader(deref(copy, parameter)));
   for (const pathItem of Object.values(copy.paths ?? {})) {
     if (pathItem.parameters) pathItem.parameters = keep(pathItem.parameters);
     for (const method of HTTP_METHODS) {

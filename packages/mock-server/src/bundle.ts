@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { escapeToken, followRef, getPointer, HTTP_METHODS, type HttpMethod } from "@cdas/spec/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { type ResponseShape, responseShape } from "./data/shapes.js";
@@ -21,8 +22,6 @@ export type JsonObject = Record<string, unknown>;
 export const VERSION_HEADER = "x-platform-version";
 
 const isVersionHeader = (p: ParameterInfo) => p.in === "header" && p.name.toLowerCase() === VERSION_HEADER;
-
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 export interface ParameterInfo {
   name: string;
@@ -104,36 +103,6 @@ export function loadBundleDocument(version: string, folder: string = bundleFolde
   return JSON.parse(readFileSync(file, "utf8")) as JsonObject;
 }
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** Follows a local `$ref` chain inside the document; returns the target node and its pointer. */
-export function resolveLocal(
-  document: JsonObject,
-  node: unknown,
-  pointer: string,
-): { node: JsonObject; pointer: string } {
-  let current = node as JsonObject;
-  let currentPointer = pointer;
-  for (let hops = 0; hops < 20 && current && typeof current.$ref === "string"; hops++) {
-    const ref = current.$ref as string;
-    if (!ref.startsWith("#/")) throw new Error(`Only local $refs are supported in bundles (found ${ref})`);
-    currentPointer = ref.slice(1);
-    current = getPointer(document, currentPointer) as JsonObject;
-  }
-  return { node: current, pointer: currentPointer };
-}
-
-export function getPointer(document: JsonObject, pointer: string): unknown {
-  let node: unknown = document;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    node = (node as JsonObject | undefined)?.[key];
-  }
-  return node;
-}
-
 /** A new Ajv instance with the formats and OpenAPI vocabulary the bundles use. */
 export function createAjv(options: { coerceTypes: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
@@ -152,7 +121,7 @@ export function createAjv(options: { coerceTypes: boolean }): Ajv2020 {
 
 function isExtendedShape(document: JsonObject, schema: unknown, pointer: string): boolean {
   if (!schema) return false;
-  const { node } = resolveLocal(document, schema, pointer);
+  const { node } = followRef<JsonObject>(document, schema, pointer);
   const properties = node.properties as JsonObject | undefined;
   if (properties && "fault" in properties) return true;
   for (const key of ["allOf", "oneOf", "anyOf"]) {
@@ -191,8 +160,12 @@ export function indexBundle(
   const operations: OperationInfo[] = [];
   const paths = (document.paths ?? {}) as JsonObject;
   for (const [path, rawPathItem] of Object.entries(paths)) {
-    const pathPointer = `/paths/${escapePointer(path)}`;
-    const { node: pathItem, pointer: pathItemPointer } = resolveLocal(document, rawPathItem, pathPointer);
+    const pathPointer = `/paths/${escapeToken(path)}`;
+    const { node: pathItem, pointer: pathItemPointer } = followRef<JsonObject>(
+      document,
+      rawPathItem,
+      pathPointer,
+    );
     for (const method of HTTP_METHODS) {
       if (!pathItem[method]) continue;
       operations.push(indexOperation(context, version, path, pathItem, pathItemPointer, method));
@@ -213,7 +186,7 @@ function indexOperation(
   path: string,
   pathItem: JsonObject,
   pathItemPointer: string,
-  method: (typeof HTTP_METHODS)[number],
+  method: HttpMethod,
 ): OperationInfo {
   const { document, paramAjv } = context;
   const operation = pathItem[method] as JsonObject;
@@ -236,7 +209,7 @@ function indexOperation(
   const numericQuery = new Map<string, "integer" | "number">();
   for (const p of parameters) {
     if (p.in !== "query") continue;
-    const type = resolveLocal(document, p.schema, schemaPointers.get(`query:${p.name}`)!).node.type;
+    const type = followRef<JsonObject>(document, p.schema, schemaPointers.get(`query:${p.name}`)!).node.type;
     if (type === "integer" || type === "number") numericQuery.set(p.name, type);
   }
   const defaults = new Map<string, unknown>();
@@ -283,7 +256,7 @@ function collectParameters(
     ),
   ];
   for (const [raw, pointer] of rawParams) {
-    const { node, pointer: resolvedPointer } = resolveLocal(document, raw, pointer);
+    const { node, pointer: resolvedPointer } = followRef<JsonObject>(document, raw, pointer);
     const info: ParameterInfo = {
       name: node.name as string,
       in: node.in as ParameterInfo["in"],
@@ -331,7 +304,7 @@ function indexRequestBody(
   };
   if (!operation.requestBody) return result;
   const { document } = context;
-  const { node: body, pointer: bodyPointer } = resolveLocal(
+  const { node: body, pointer: bodyPointer } = followRef<JsonObject>(
     document,
     operation.requestBody,
     `${opPointer}/requestBody`,
@@ -340,9 +313,9 @@ function indexRequestBody(
   const content = (body.content ?? {}) as JsonObject;
   const mediaType = Object.keys(content).find((type) => type.includes("json"));
   if (!mediaType) return result;
-  const schemaPointer = `${bodyPointer}/content/${escapePointer(mediaType)}/schema`;
+  const schemaPointer = `${bodyPointer}/content/${escapeToken(mediaType)}/schema`;
   result.validateBody = context.bodyAjv.compile(context.ref(schemaPointer));
-  const schema = resolveLocal(document, getPointer(document, schemaPointer), schemaPointer).node;
+  const schema = followRef<JsonObject>(document, getPointer(document, schemaPointer), schemaPointer).node;
   const properties = schema.properties as JsonObject | undefined;
   if (properties && schema.additionalProperties !== true)
     result.bodyProperties = new Set(Object.keys(properties));
@@ -359,15 +332,19 @@ function indexResponses(
   let successHasLinks = false;
   const responses = (operation.responses ?? {}) as JsonObject;
   for (const [status, rawResponse] of Object.entries(responses)) {
-    const responsePointer = `${opPointer}/responses/${escapePointer(status)}`;
-    const { node: response, pointer: resolvedPointer } = resolveLocal(document, rawResponse, responsePointer);
+    const responsePointer = `${opPointer}/responses/${escapeToken(status)}`;
+    const { node: response, pointer: resolvedPointer } = followRef<JsonObject>(
+      document,
+      rawResponse,
+      responsePointer,
+    );
     const content = (response.content ?? {}) as JsonObject;
     const [mediaType] = Object.keys(content);
     if (!mediaType) continue;
     const schema = (content[mediaType] as JsonObject).schema;
-    const schemaPointer = `${resolvedPointer}/content/${escapePointer(mediaType)}/schema`;
+    const schemaPointer = `${resolvedPointer}/content/${escapeToken(mediaType)}/schema`;
     if (status.startsWith("2")) {
-      const resolved = schema ? resolveLocal(document, schema, schemaPointer).node : {};
+      const resolved = schema ? followRef<JsonObject>(document, schema, schemaPointer).node : {};
       successHasLinks = Boolean((resolved.properties as JsonObject | undefined)?.links);
     } else {
       errors.set(status, { mediaType, extended: isExtendedShape(document, schema, schemaPointer) });

@@ -3,7 +3,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type ApiVersion, SUPPORTED_VERSIONS, startMockServer } from "./server.js";
+import {
+  type ApiVersion,
+  type MockServer,
+  type MockServerOptions,
+  SUPPORTED_VERSIONS,
+  startMockServer,
+} from "./server.js";
 
 const HELP = `Usage: cdas-mock [options]
 
@@ -24,39 +30,34 @@ Options:
   -h, --help              This help
 `;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: "string", default: "4010" },
-      host: { type: "string", default: "127.0.0.1" },
-      seed: { type: "string", default: "1" },
-      "token-ttl": { type: "string" },
-      "token-form": { type: "string" },
-      "default-version": { type: "string" },
-      "reference-date": { type: "string" },
-      today: { type: "string" },
-      "ca-file": { type: "string" },
-      "plain-http": { type: "boolean", default: false },
-      quiet: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const port = Number(values.port);
+const OPTIONS = {
+  port: { type: "string", default: "4010" },
+  host: { type: "string", default: "127.0.0.1" },
+  seed: { type: "string", default: "1" },
+  "token-ttl": { type: "string" },
+  "token-form": { type: "string" },
+  "default-version": { type: "string" },
+  "reference-date": { type: "string" },
+  today: { type: "string" },
+  "ca-file": { type: "string" },
+  "plain-http": { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+type CliValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
+
+/** startMockServer's options from the command line; throws naming a bad value. */
+function serverOptions(values: CliValues): MockServerOptions {
   const defaultVersion = values["default-version"] as ApiVersion | undefined;
   if (defaultVersion && !SUPPORTED_VERSIONS.includes(defaultVersion))
     throw new Error(`--default-version must be one of ${SUPPORTED_VERSIONS.join(", ")}`);
   const tokenForm = values["token-form"];
   if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token")
     throw new Error("--token-form must be access_token or token");
-  const seed = /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
-  const server = await startMockServer({
-    port,
+  return {
+    port: Number(values.port),
     host: values.host,
-    seed,
+    seed: /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed,
     tls: !values["plain-http"],
     tokenTtlSeconds: values["token-ttl"] ? Number(values["token-ttl"]) : undefined,
     tokenForm: tokenForm as "access_token" | "token" | undefined,
@@ -69,13 +70,14 @@ async function main(): Promise<void> {
           process.stderr.write(
             `${entry.method} ${entry.path} ${entry.status} ${entry.version ?? "-"} ${entry.milliseconds.toFixed(1)}ms\n`,
           ),
-  });
+  };
+}
 
+/** Writes the CA file (HTTPS only), then prints the address, credentials and a curl line that works. */
+function announce(server: MockServer, caFileOption: string | undefined): void {
   let caOption = "";
   if (server.ca) {
-    const caFile = resolve(
-      values["ca-file"] ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`),
-    );
+    const caFile = resolve(caFileOption ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`));
     mkdirSync(resolve(caFile, ".."), { recursive: true });
     writeFileSync(caFile, server.ca);
     caOption = `--cacert ${caFile} `;
@@ -94,7 +96,16 @@ async function main(): Promise<void> {
       "",
     ].join("\n"),
   );
+}
 
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: OPTIONS });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const server = await startMockServer(serverOptions(values));
+  announce(server, values["ca-file"]);
   const stop = () => {
     server.close().then(
       () => process.exit(0),

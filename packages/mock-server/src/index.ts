@@ -5,6 +5,9 @@ export {
   type MockServer,
   type MockServerOptions,
   type RequestLogEntry,
+  type SandboxSdkOptions,
   SUPPORTED_VERSIONS,
   startMockServer,
+  type TransportTimeouts,
 } from "./server.js";
+export { type Fetch, type TrustedFetch, trustingFetch } from "./trusted-fetch.js";

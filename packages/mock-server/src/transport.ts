@@ -1,25 +1,41 @@
 /**
- * HTTP plumbing of the sandbox on Node's own `http`/`https` servers: reading a bounded request body,
- * writing a response, answering unparseable requests, and the TCP front that lets TLS through to the
- * HTTPS server and answers plain HTTP on that port with a clear 400. No framework sits between the
- * socket and the pipeline: the routes are 25 fixed paths, so a framework's router and hooks would
- * only add cost to every request.
+ * HTTP plumbing of the sandbox on the `node:http`/`node:https` servers that Node, Bun and Deno all
+ * provide: one server listens (no TCP front, so every runtime's own TLS listener is used), slow
+ * clients are timed out (TLS handshake, headers, whole request), and what the HTTP stack refuses is
+ * answered in the short JSON error shape. No framework sits between the socket and the pipeline: the
+ * routes are 25 fixed paths, so a framework's router and hooks would only add cost to every request.
  */
 import {
   createServer as createHttpServer,
   type IncomingMessage,
   type RequestListener,
   type Server,
-  type ServerOptions,
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import type { Socket } from "node:net";
 
 /** Largest request body read; a larger one is refused without reading it. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
-const FIRST_BYTE_TIMEOUT_MS = 30_000;
-const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/** How long a slow client may take; each bound closes the connection when passed. */
+export interface TransportTimeouts {
+  /** From connection to the end of the TLS handshake (HTTPS only). Default 10 000. */
+  handshakeMs?: number;
+  /** From the first byte of a request to the end of its headers. Default 30 000. */
+  headersMs?: number;
+  /** From the first byte of a request to the end of its body. Default 60 000. */
+  requestMs?: number;
+  /** Idle time between two requests on one connection. Default 72 000. */
+  keepAliveMs?: number;
+}
+
+const DEFAULT_TIMEOUTS: Required<TransportTimeouts> = {
+  handshakeMs: 10_000,
+  headersMs: 30_000,
+  requestMs: 60_000,
+  keepAliveMs: 72_000,
+};
 
 /** Writes a whole response; JSON media types carry `charset=utf-8`. */
 export function writeResponse(
@@ -72,14 +88,15 @@ export function readBody(request: IncomingMessage): Promise<string | null> {
   });
 }
 
-/** Bytes of a response to a request Node could not parse (sent as-is on the socket, then closed). */
-function clientErrorResponse(body: string): string {
-  return `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+/** Bytes of an error answer written straight on a socket (the HTTP stack has no response for it), then closed. */
+function rawErrorResponse(status: 400 | 408, body: string): string {
+  const reason = status === 408 ? "Request Timeout" : "Bad Request";
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 export interface Transport {
-  /** The socket that listens: the TLS front, or the HTTP server itself. */
-  listening: NetServer;
+  /** The port bound. */
+  port: number;
   close(): Promise<void>;
 }
 
@@ -88,75 +105,106 @@ export interface TransportOptions {
   port: number;
   host: string;
   listener: RequestListener;
-  /** Body of the 400 sent for a request Node cannot parse, and for plain HTTP on the HTTPS port. */
-  errorBody: (message: string) => string;
+  timeouts?: TransportTimeouts;
+  /** Body of an error answered outside any operation, in the short shape, for a status and message. */
+  errorBody: (status: number, message: string) => string;
 }
+
+export const PLAIN_HTTP_MESSAGE =
+  "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.";
 
 /** Starts listening; resolves once the port is bound. */
 export async function listen(options: TransportOptions): Promise<Transport> {
-  const serverOptions: ServerOptions = { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS };
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const serverOptions = {
+    keepAliveTimeout: timeouts.keepAliveMs,
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    // Checked often enough that a short test timeout is met (Node's default check is every 30 s).
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(timeouts.headersMs / 4)),
+    // A request without Host is answered by the pipeline in the short shape, not by Node's bare 400.
+    requireHostHeader: false,
+  };
   const server: Server = options.tls
-    ? createHttpsServer({ ...serverOptions, key: options.tls.key, cert: options.tls.cert }, options.listener)
+    ? createHttpsServer(
+        {
+          ...serverOptions,
+          key: options.tls.key,
+          cert: options.tls.cert,
+          handshakeTimeout: timeouts.handshakeMs,
+        },
+        options.listener,
+      )
     : createHttpServer(serverOptions, options.listener);
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && !socket.writableEnded) {
-      const reason =
-        error.code === "HPE_HEADER_OVERFLOW" ? "request headers are too large" : "malformed HTTP request";
-      socket.end(clientErrorResponse(options.errorBody(`bad request: ${reason}`)));
-    }
-    socket.destroy();
-  });
-
-  const sockets = new Set<Socket>();
-  let listening: NetServer = server;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
+    answerClientError(error, socket, options.errorBody),
+  );
   if (options.tls) {
-    const target = server;
-    listening = createNetServer({ pauseOnConnect: true }, (socket) => {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => socket.destroy());
-      // A connection that never says anything is dropped rather than held open.
-      socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
-      socket.once("data", (chunk: Buffer) => {
-        socket.pause();
-        socket.setTimeout(0);
-        if (chunk[0] === 0x16) {
-          // A TLS handshake record: the HTTPS server takes the connection from here.
-          socket.unshift(chunk);
-          target.emit("connection", socket);
-          return;
-        }
-        socket.end(
-          clientErrorResponse(
-            options.errorBody(
-              "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.",
-            ),
-          ),
-        );
-      });
-      socket.resume();
-    });
+    server.on("tlsClientError", (error: NodeJS.ErrnoException, socket: Socket) =>
+      answerPlainHttp(error, socket, options.errorBody),
+    );
   }
+
   await new Promise<void>((resolve, reject) => {
-    listening.once("error", reject);
-    listening.listen(options.port, options.host, () => {
-      listening.off("error", reject);
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
       resolve();
     });
   });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
 
   let closed: Promise<void> | undefined;
   return {
-    listening,
+    port,
     close() {
-      closed ??= (async () => {
-        const servers: NetServer[] = listening === server ? [server] : [listening, server];
-        const stopped = servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve())));
-        for (const socket of sockets) socket.destroy();
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
         server.closeAllConnections();
-        await Promise.all(stopped);
-      })();
+      });
       return closed;
     },
   };
+}
+
+/** A request the HTTP stack refused (unparseable, headers too large or too slow): a short-shape error, then a close. */
+function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+  errorBody: TransportOptions["errorBody"],
+): void {
+  // TLS failures reach "clientError" too; the TLS listener answers the one it can (plain HTTP).
+  if (error.code?.startsWith("ERR_SSL") || error.code?.startsWith("ERR_TLS")) return;
+  if (socket.writable && !socket.writableEnded) {
+    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      socket.end(
+        rawErrorResponse(408, errorBody(408, "request timeout: the request was not received in time")),
+      );
+    } else {
+      const reason =
+        error.code === "HPE_HEADER_OVERFLOW" ? "request headers are too large" : "malformed HTTP request";
+      socket.end(rawErrorResponse(400, errorBody(400, `bad request: ${reason}`)));
+    }
+  }
+  socket.destroy();
+}
+
+/**
+ * Plain HTTP on the HTTPS port. Node's OpenSSL recognises an HTTP request where a TLS record should
+ * be (`ERR_SSL_HTTP_REQUEST`); the answer goes, unencrypted, on the TCP socket under the TLS one
+ * (`_parent`, Node's name for it; Bun and Deno neither report this error nor expose that socket, so
+ * there the connection is closed by their TLS layer). Every other TLS failure just closes.
+ */
+function answerPlainHttp(
+  error: NodeJS.ErrnoException,
+  tlsSocket: Socket,
+  errorBody: TransportOptions["errorBody"],
+): void {
+  const tcp = (tlsSocket as Socket & { _parent?: Socket })._parent;
+  if (error.code === "ERR_SSL_HTTP_REQUEST" && tcp?.writable) {
+    tcp.end(rawErrorResponse(400, errorBody(400, PLAIN_HTTP_MESSAGE)));
+    return;
+  }
+  tlsSocket.destroy();
 }

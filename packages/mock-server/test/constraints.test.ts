@@ -4,16 +4,9 @@
  * `maximum` (or exclusive forms) exclude it. The bounds are read from the bundle, so the test holds
  * before and after the documents state the paging minimums (`limit`, `page[size]` >= 1, `offset` >= 0).
  */
+import { followRef } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  loadBundle,
-  mainEndUsers,
-  operationsOf,
-  resolveRef,
-  Sandbox,
-  VERSIONS,
-  validRequests,
-} from "./helpers.js";
+import { loadBundle, mainEndUsers, operationsOf, Sandbox, VERSIONS, validRequests } from "./helpers.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +21,8 @@ afterAll(() => sandbox.close());
 /** Values around the usual bounds of paging and amounts. */
 const PROBES = [-1, 0, 1, 1000, 1001];
 
-const resolve = (bundle: Json, node: Json): Json => resolveRef(bundle, node).node;
+/** The node a reference names (the bundle's own object, so the test below can change it). */
+const resolve = (bundle: Json, node: unknown): Json => followRef<Json>(bundle, node).node;
 
 /** Whether the schema's documented bounds admit the value. */
 function admits(schema: Json, value: number): boolean {

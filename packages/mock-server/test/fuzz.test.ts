@@ -3,6 +3,7 @@
  * methods, missing parameters, bad version headers and tokens, unknown paths): every answer is a 4xx
  * that the bundle documents for the operation (or the short shape for an unknown path or method).
  */
+import { deref } from "@cdas/spec/openapi";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -30,16 +31,6 @@ type Json = Record<string, any>;
 const bundle = loadBundle(VERSION);
 const operations = operationsOf(VERSION);
 
-function resolve(node: Json): Json {
-  let current = node;
-  while (current?.$ref)
-    current = (current.$ref as string)
-      .slice(2)
-      .split("/")
-      .reduce<Json>((n, k) => n[k.replace(/~1/g, "/")], bundle);
-  return current;
-}
-
 interface Param {
   name: string;
   in: string;
@@ -48,8 +39,8 @@ interface Param {
 }
 const paramsOf = (op: (typeof operations)[number]): Param[] =>
   ((op.operation.parameters ?? []) as Json[]).map((p) => {
-    const resolved = resolve(p);
-    return { ...resolved, schema: resolve(resolved.schema ?? {}) } as Param;
+    const resolved = deref<Json>(bundle, p);
+    return { ...resolved, schema: deref<Json>(bundle, resolved.schema ?? {}) } as Param;
   });
 
 interface Malformed {

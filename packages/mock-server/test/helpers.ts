@@ -1,6 +1,7 @@
 /** Test helpers: a sandbox per suite, an HTTPS client trusting its CA, and response validation against the bundles. */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { escapeToken, followRef } from "@cdas/spec/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { Agent, request } from "undici";
@@ -160,22 +161,6 @@ function ajvFor(version: string): Ajv2020 {
   return ajv;
 }
 
-const escapeSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-
-/** Follows a local `$ref` chain in a bundle: the target node and its pointer. */
-export function resolveRef(bundle: Json, node: Json): { node: Json; pointer?: string } {
-  let current = node;
-  let pointer: string | undefined;
-  while (typeof current.$ref === "string") {
-    pointer = (current.$ref as string).slice(1);
-    current = pointer
-      .split("/")
-      .slice(1)
-      .reduce<unknown>((n, k) => (n as Json)[k.replace(/~1/g, "/").replace(/~0/g, "~")], bundle) as Json;
-  }
-  return { node: current, pointer };
-}
-
 /**
  * Asserts (by throwing) that a response is documented by the operation in the version's bundle:
  * its status (exact, `4XX` or `default`), media type and body schema, made strict (no undeclared field).
@@ -221,8 +206,8 @@ function bodyErrors(version: string, method: string, path: string, response: Api
     throw new Error(
       `${version} ${method} ${path}: status ${response.status} is not documented (${response.text.slice(0, 200)})`,
     );
-  const responsePointer = `/paths/${escapeSegment(path)}/${method.toLowerCase()}/responses/${escapeSegment(statusKey)}`;
-  const resolved = resolveRef(bundle, responses[statusKey] as Json);
+  const responsePointer = `/paths/${escapeToken(path)}/${method.toLowerCase()}/responses/${escapeToken(statusKey)}`;
+  const resolved = followRef<Json>(bundle, responses[statusKey], responsePointer);
   const content = resolved.node.content as Json;
   const mediaType = Object.keys(content)[0]!;
   if (!response.contentType.toLowerCase().startsWith(mediaType)) {
@@ -230,7 +215,7 @@ function bodyErrors(version: string, method: string, path: string, response: Api
       `${version} ${method} ${path} ${response.status}: media type ${response.contentType}, documented ${mediaType}`,
     );
   }
-  let schemaPointer = `${resolved.pointer ?? responsePointer}/content/${escapeSegment(mediaType)}/schema`;
+  let schemaPointer = `${resolved.pointer}/content/${escapeToken(mediaType)}/schema`;
   // An error schema that declares no field ("shape not documented") is checked as the short shape,
   // the common part of the two documented error bodies, which is what the sandbox sends there.
   if (response.status >= 400 && declaresNoField(bundle, { $ref: `#${schemaPointer}` }))
@@ -245,7 +230,7 @@ function bodyErrors(version: string, method: string, path: string, response: Api
 }
 
 function declaresNoField(bundle: Json, schema: Json): boolean {
-  const { node } = resolveRef(bundle, schema);
+  const { node } = followRef<Json>(bundle, schema);
   return !node.properties && !["allOf", "oneOf", "anyOf"].some((key) => key in node);
 }
 

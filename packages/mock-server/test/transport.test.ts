@@ -1,18 +1,24 @@
 /** HTTPS by default with the returned CA; plain HTTP on that port gets a clear 400; `tls: false` serves HTTP. */
 import { connect } from "node:net";
+import { connect as connectTls } from "node:tls";
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertShortError, Sandbox } from "./helpers.js";
 
-/** Sends raw bytes to the sandbox's port and resolves with everything it answers before closing. */
-function exchange(url: string, bytes: string): Promise<string> {
+/**
+ * Sends raw bytes to the sandbox's port (over TLS trusting `ca` when given) and resolves with
+ * everything it answers once the connection closes.
+ */
+function exchange(url: string, bytes: string | Buffer, ca?: string): Promise<string> {
   const port = Number(new URL(url).port);
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    const send = () => socket.write(bytes);
+    const socket = ca ? connectTls({ port, host: "127.0.0.1", ca }, send) : connect(port, "127.0.0.1", send);
     let text = "";
-    socket.on("data", (chunk) => {
-      text += chunk.toString();
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
     });
-    socket.on("end", () => resolve(text));
+    socket.on("close", () => resolve(text));
     socket.on("error", reject);
   });
 }
@@ -38,6 +44,8 @@ function parseAnswer(raw: string) {
   return { status, headers, contentType: headers["content-type"] ?? "", text, body };
 }
 
+const SHORT_TIMEOUTS = { handshakeMs: 300, headersMs: 300, requestMs: 600 };
+
 describe("transport", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
@@ -55,6 +63,81 @@ describe("transport", () => {
     const reply = await exchange(sandbox.server.url, "GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\n\r\n");
     expect(reply).toMatch(/^HTTP\/1\.1 400 /);
     expect(reply).toContain("HTTPS only");
+  });
+
+  it("answers plain HTTP on the HTTPS port in the short JSON shape", async () => {
+    const answer = parseAnswer(
+      await exchange(sandbox.server.url, "GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers.connection).toBe("close");
+    assertShortError(answer);
+  });
+
+  it("hands back a fetch that trusts its CA and options ready for createSdk", async () => {
+    const { sdkOptions } = sandbox.server;
+    expect(sdkOptions.baseUrl).toBe(sandbox.server.url);
+    const response = await sandbox.server.fetch(`${sdkOptions.baseUrl}/v1/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_id: sdkOptions.clientId, client_secret: sdkOptions.clientSecret }),
+    });
+    expect(response.status).toBe(200);
+    // Spread copies the secret; inspection and JSON do not show it.
+    expect({ ...sdkOptions }.clientSecret).toBe(sandbox.server.clientSecret);
+    expect(JSON.stringify(sdkOptions)).not.toContain(sdkOptions.clientSecret);
+    expect(inspect(sdkOptions)).not.toContain(sdkOptions.clientSecret);
+  });
+
+  describe("slow and incomplete clients are timed out, with a JSON answer where HTTP was spoken", () => {
+    let https: Sandbox;
+    let http: Sandbox;
+    beforeAll(async () => {
+      https = await Sandbox.start({ timeouts: SHORT_TIMEOUTS });
+      http = await Sandbox.start({ tls: false, timeouts: SHORT_TIMEOUTS });
+    });
+    afterAll(() => Promise.all([https.close(), http.close()]));
+    const partialHeaders = "GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n";
+
+    it("closes a half-finished TLS handshake", async () => {
+      // A TLS record header announcing 200 bytes of ClientHello, then nothing more.
+      const answer = await exchange(
+        https.server.url,
+        Buffer.from([0x16, 0x03, 0x01, 0x00, 0xc8, 0x01, 0x00]),
+      );
+      expect(answer).toBe("");
+    });
+
+    it("closes a connection that never speaks", async () => {
+      expect(await exchange(https.server.url, Buffer.alloc(0))).toBe("");
+    });
+
+    it("answers headers that never end with a 408 in the short shape, over HTTPS and HTTP", async () => {
+      const overTls = parseAnswer(await exchange(https.server.url, partialHeaders, https.server.ca!));
+      const overTcp = parseAnswer(await exchange(http.server.url, partialHeaders));
+      for (const answer of [overTls, overTcp]) {
+        expect(answer.status).toBe(408);
+        expect((answer.body as { name: string }).name).toBe("request_timeout");
+        assertShortError(answer);
+      }
+    });
+
+    it("answers a body that never ends with a 408", async () => {
+      const head =
+        "POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{";
+      const answer = parseAnswer(await exchange(https.server.url, head, https.server.ca!));
+      expect(answer.status).toBe(408);
+      assertShortError(answer);
+    });
+
+    it("answers an HTTP/1.1 request without Host with a 400 in the short shape", async () => {
+      const answer = parseAnswer(
+        await exchange(https.server.url, "GET /v1/end-users HTTP/1.1\r\n\r\n", https.server.ca!),
+      );
+      expect(answer.status).toBe(400);
+      expect((answer.body as { message: string }).message).toBe("bad request: header Host is required");
+      assertShortError(answer);
+    });
   });
 
   it("with tls: false serves plain HTTP and returns no CA", async () => {

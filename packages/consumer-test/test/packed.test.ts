@@ -1,0 +1,100 @@
+/**
+ * What users install: the packed packages alone, in a fresh project laid out by npm and by pnpm,
+ * compiled strictly, then run under Node, Bun and Deno, in-process and against `cdas-mock` started
+ * from the installed bin over HTTPS, with its CA trusted the documented way for each runtime.
+ */
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { compile, createConsumerProject, type Installer, install } from "./consumer-project.js";
+import { RUNTIMES, type Runtime, run, start } from "./workspace.js";
+
+const RUNTIME_NAMES = Object.keys(RUNTIMES) as Runtime[];
+// Deno keeps its cache in the project and is told not to look for updates: nothing downloaded at run time.
+const denoEnv = (dir: string) => ({ DENO_DIR: join(dir, ".deno"), DENO_NO_UPDATE_CHECK: "1" });
+
+/** Command and arguments that run a script file with a runtime, and the env that makes it trust `ca`. */
+function runWith(runtime: Runtime, dir: string, script: string, ca?: string) {
+  if (runtime === "deno") {
+    return {
+      command: RUNTIMES.deno,
+      args: ["run", "--allow-all", script],
+      env: { ...denoEnv(dir), ...(ca ? { DENO_CERT: ca } : {}) },
+    };
+  }
+  return { command: RUNTIMES[runtime], args: [script], env: ca ? { NODE_EXTRA_CA_CERTS: ca } : {} };
+}
+
+describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (installer) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = createConsumerProject(installer, inject("tarballs"));
+    install(installer, dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("installs nothing from the workspace and compiles under strict with skipLibCheck off", () => {
+    const lock = installer === "npm" ? "package-lock.json" : "pnpm-lock.yaml";
+    expect(readFileSync(join(dir, lock), "utf8")).not.toContain("workspace:");
+    compile(dir);
+    expect(existsSync(join(dir, "dist/main.js"))).toBe(true);
+    expect(existsSync(join(dir, "dist/runtime-check.js"))).toBe(true);
+  });
+
+  it.each(RUNTIME_NAMES)(
+    "under %s: the sandbox in-process over HTTPS, with the SDK and a client",
+    (runtime) => {
+      const { command, args, env } = runWith(runtime, dir, "dist/runtime-check.js");
+      const output = run(command, args, { cwd: dir, env });
+      const result = JSON.parse(output.trim().split("\n").at(-1)!);
+      console.log(`${installer} / ${runtime} in-process: ${JSON.stringify(result)}`);
+      expect(result.institutions).toBeGreaterThan(0);
+      expect(result.endUsersStatus).toBe(200);
+      expect(result.endUsers).toBeGreaterThan(0);
+      expect(result.refused).toBe("api");
+      // Node answers plain HTTP with the documented JSON 400; Bun and Deno close the connection (README).
+      expect(result.plainHttp).toEqual(runtime === "node" ? "json-400" : expect.stringMatching(/^closed/));
+      // Timeouts hold over HTTPS on every runtime: slow headers get the JSON 408, a missing Host the
+      // JSON 400, and a half-finished handshake is closed (Bun by its own idle timeout, README).
+      expect(result.slowHeaders.answer).toBe("HTTP/1.1 408 Request Timeout request_timeout");
+      expect(result.noHost).toBe("HTTP/1.1 400 Bad Request bad_request");
+      expect(result.halfHandshakeClosedAfterMs).toEqual(expect.any(Number));
+    },
+  );
+
+  it.each(RUNTIME_NAMES)(
+    "under %s: the example against cdas-mock started from the installed bin",
+    async (runtime) => {
+      const caFile = join(dir, `ca-${runtime}.pem`);
+      const cliArgs = ["--port", "0", "--quiet", "--ca-file", caFile];
+      const bin = join(dir, "node_modules/@cdas/mock-server/bin/cdas-mock.js");
+      const server =
+        runtime === "node"
+          ? // Node through the bin link the installer made, as a user's `npx cdas-mock` would.
+            await start(join(dir, "node_modules/.bin/cdas-mock"), cliArgs, {
+              cwd: dir,
+              ready: /listening on/,
+            })
+          : await (() => {
+              const { command, args, env } = runWith(runtime, dir, bin);
+              return start(command, [...args, ...cliArgs], { cwd: dir, env, ready: /listening on/ });
+            })();
+      try {
+        const url = /listening on (https:\/\/\S+)/.exec(server.output())![1]!;
+        const clientId = /Client id: +(\S+)/.exec(server.output())![1]!;
+        const clientSecret = /Client secret: +(\S+)/.exec(server.output())![1]!;
+        const { command, args, env } = runWith(runtime, dir, "dist/main.js", caFile);
+        const output = run(command, args, {
+          cwd: dir,
+          env: { ...env, CDAS_BASE_URL: url, CDAS_CLIENT_ID: clientId, CDAS_CLIENT_SECRET: clientSecret },
+        });
+        console.log(`${installer} / ${runtime} example:\n${output.split("\n").slice(-3).join("\n")}`);
+        expect(output).toMatch(/accounts: [1-9]\d*, transactions: [1-9]\d*/);
+        expect(output).toContain("refused as expected: 400");
+      } finally {
+        // cdas-mock closes and exits cleanly on SIGTERM under every runtime.
+        expect(await server.stop()).toBe(0);
+      }
+    },
+  );
+});

@@ -1,0 +1,182 @@
+/**
+ * The release flow: `changeset version` on a copy of the workspace gives the intended first
+ * release, `pnpm publish --dry-run` shows what each package would upload, and the CI guard fails a
+ * breaking spec change that carries no major changeset.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishablePackages, ROOT, run } from "./workspace.js";
+
+const FIRST_RELEASE = "0.1.0";
+// Loopback where nothing listens: a dry run must not need the registry.
+const NO_REGISTRY = "http://127.0.0.1:9/";
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+/** Every workspace package folder (pnpm-workspace.yaml: spec, examples, packages/*). */
+function workspaceDirs(): string[] {
+  const listed = execFileSync(
+    "git",
+    ["ls-files", "spec/package.json", "examples/package.json", "packages/*/package.json"],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  return listed.split("\n").filter(Boolean).map(dirname);
+}
+
+/**
+ * A copy of the workspace as publishing sees it: manifests, READMEs, built files and the changesets,
+ * with each package's workspace dependencies linked as `pnpm install` would link them.
+ */
+function copyWorkspace(): string {
+  const copy = mkdtempSync(join(tmpdir(), "cdas-release-"));
+  for (const file of ["package.json", "pnpm-workspace.yaml", ".changeset"])
+    cpSync(join(ROOT, file), join(copy, file), { recursive: true });
+  // The changelog generator is resolved from the copy: the workspace's own install serves it.
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  const dirs = workspaceDirs();
+  const byName = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const entry of ["package.json", "README.md", "dist", "bin"]) {
+      if (existsSync(join(ROOT, dir, entry)))
+        cpSync(join(ROOT, dir, entry), join(copy, dir, entry), { recursive: true });
+    }
+    byName.set((JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as Manifest).name, dir);
+  }
+  for (const dir of dirs) {
+    const manifest = JSON.parse(readFileSync(join(copy, dir, "package.json"), "utf8")) as Manifest;
+    for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
+      if (!range.startsWith("workspace:")) continue;
+      const link = join(copy, dir, "node_modules", name);
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync(relative(dirname(link), join(copy, byName.get(name)!)), link);
+    }
+  }
+  return copy;
+}
+
+describe("first release", () => {
+  let copy: string;
+  beforeAll(() => {
+    copy = copyWorkspace();
+    run(join(ROOT, "node_modules/.bin/changeset"), ["version"], { cwd: copy });
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it(`changeset version brings every published package to ${FIRST_RELEASE}`, () => {
+    const versions = Object.fromEntries(
+      publishablePackages().map((pkg) => {
+        const manifest = JSON.parse(
+          readFileSync(join(copy, relative(ROOT, pkg.dir), "package.json"), "utf8"),
+        ) as Manifest;
+        return [pkg.name, manifest.version];
+      }),
+    );
+    console.log(`versions after changeset version: ${JSON.stringify(versions)}`);
+    expect(Object.values(versions).every((version) => version === FIRST_RELEASE)).toBe(true);
+    expect(Object.keys(versions).sort()).toEqual([
+      "@cdas/client-v1",
+      "@cdas/client-v2",
+      "@cdas/client-v3",
+      "@cdas/mock-server",
+      "@cdas/sdk",
+      "@cdas/spec",
+    ]);
+  });
+
+  it.each(publishablePackages().map((pkg) => [pkg.name, relative(ROOT, pkg.dir)]))(
+    "pnpm publish --dry-run of %s lists only what users need",
+    (name, dir) => {
+      const publish = spawnSync(
+        "pnpm",
+        ["publish", "--dry-run", "--no-git-checks", "--registry", NO_REGISTRY],
+        {
+          cwd: join(copy, dir),
+          encoding: "utf8",
+          // No retries against the unreachable registry (npm would back off for a minute).
+          env: { ...process.env, npm_config_fetch_retries: "0" },
+        },
+      );
+      // npm prints the tarball's contents on stderr.
+      const output = `${publish.stdout}${publish.stderr}`;
+      expect(publish.status, output).toBe(0);
+      const files = [...output.matchAll(/npm notice [\d.]+k?B\s+(\S+)/g)].map((match) => match[1]!);
+      console.log(`${name}@${FIRST_RELEASE} would publish:\n  ${files.join("\n  ")}`);
+      expect(output).toContain(`${name}@${FIRST_RELEASE}`);
+      expect(files).toContain("package.json");
+      expect(files).toContain("README.md");
+      expect(
+        files.filter((file) => !/^(dist\/|bin\/|package\.json$|README\.md$|CHANGELOG\.md$)/.test(file)),
+      ).toEqual([]);
+    },
+  );
+});
+
+describe("breaking spec changes need a major changeset (scripts/check-breaking-changesets.mjs)", () => {
+  const script = join(ROOT, "scripts/check-breaking-changesets.mjs");
+  let dir: string;
+  let changesets: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "cdas-breaking-"));
+    changesets = join(dir, "changesets");
+    mkdirSync(changesets);
+    // v2 loses one path: a breaking change of v2 only.
+    for (const version of ["v1", "v2", "v3"]) {
+      const bundle = JSON.parse(readFileSync(join(ROOT, `spec/dist/${version}.json`), "utf8"));
+      if (version === "v2") delete bundle.paths[Object.keys(bundle.paths)[0]!];
+      writeFileSync(join(dir, `${version}.json`), JSON.stringify(bundle));
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const unchanged = join(ROOT, "spec/dist/{version}.json");
+  /** Runs the guard from the workspace's bundles to `to` (default: the copies with v2's path removed). */
+  const check = (to = join(dir, "{version}.json")) =>
+    spawnSync(process.execPath, [script, unchanged, to, "--changesets", changesets], { encoding: "utf8" });
+
+  it("passes when nothing breaks", () => {
+    const result = check(unchanged);
+    expect(result.stdout).toContain("No breaking spec change.");
+    expect(result.status).toBe(0);
+  });
+
+  it("fails a breaking change without a major changeset, naming the packages", () => {
+    writeFileSync(
+      join(changesets, "minor.md"),
+      '---\n"@cdas/spec": minor\n"@cdas/client-v2": minor\n---\n\nA change.\n',
+    );
+    const result = check();
+    expect(result.stdout).toContain("### Breaking changes in v2");
+    expect(result.stdout).toContain("need a major changeset for: @cdas/client-v2, @cdas/spec");
+    expect(result.status).toBe(1);
+  });
+
+  it("passes once the change carries a major changeset for the spec and that version's client", () => {
+    writeFileSync(
+      join(changesets, "major.md"),
+      '---\n"@cdas/spec": major\n"@cdas/client-v2": major\n---\n\nRemoved a path.\n',
+    );
+    const result = check();
+    expect(result.stdout).toContain("carry major changesets");
+    expect(result.status).toBe(0);
+  });
+});

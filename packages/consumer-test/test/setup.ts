@@ -1,0 +1,3 @@
+import { beforeEach, expect } from "vitest";
+
+beforeEach(() => expect.hasAssertions());

@@ -1,0 +1,119 @@
+/** The checks of one operation before its handler runs: credentials, then parameters, then the body. */
+import type { IncomingHttpHeaders } from "node:http";
+import { describeValidationError, type OperationInfo } from "./bundle.js";
+import { ApiError } from "./errors.js";
+import { type HandlerContext, type HandlerResult, handlers, type SandboxState } from "./handlers.js";
+
+// Query numbers are plain decimal literals: no hex, no blanks, no empty value (Ajv coercion would take them).
+const INTEGER_TEXT = /^-?\d{1,16}$/;
+const NUMBER_TEXT = /^-?(\d{1,16}(\.\d{1,16})?|\.\d{1,16})$/;
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+const NO_SCOPES: ReadonlySet<string> = new Set();
+
+/** What the checks read of a request. */
+export interface CheckedRequest {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+  /** Text of the body; undefined without one. */
+  body: string | null | undefined;
+}
+
+/** Checks credentials and parameters, then runs the operation's handler (synchronously: no await per request). */
+export function runOperation(op: OperationInfo, request: CheckedRequest, state: SandboxState): HandlerResult {
+  // Credentials first: without a valid token nothing else is revealed.
+  const scopes = checkCredentials(op, request.headers.authorization, state);
+  const { query, params } = checkParameters(op, request);
+  const body = op.hasBody ? parseBody(op, request) : undefined;
+  const handler = handlers[op.operationId];
+  if (!handler)
+    throw new ApiError(404, `operation ${op.operationId} is not implemented by the sandbox`, "not_found");
+  const context: HandlerContext = { op, version: op.version, query, params, body, scopes, state };
+  return handler(context);
+}
+
+/** The scopes of the bearer; a 401 when the operation needs one that is missing, unknown, expired or short of a scope. */
+function checkCredentials(
+  op: OperationInfo,
+  authorization: string | undefined,
+  state: SandboxState,
+): ReadonlySet<string> {
+  if (!op.security) return NO_SCOPES;
+  const check = state.tokens.check(authorization);
+  if (!check.ok) {
+    if (op.security.optional && check.reason === "missing") return NO_SCOPES;
+    const message =
+      check.reason === "expired"
+        ? "token has expired; request a new one"
+        : check.reason === "missing"
+          ? "missing bearer token in the Authorization header"
+          : "invalid bearer token";
+    throw new ApiError(401, message, "unauthorized");
+  }
+  const missingScope = op.security.scopes.find((scope) => !check.scopes.has(scope));
+  if (missingScope) throw new ApiError(401, `token lacks the scope ${missingScope}`, "unauthorized");
+  return check.scopes;
+}
+
+/** Query, path and header parameters validated against the bundle, with the query's defaults filled in. */
+function checkParameters(
+  op: OperationInfo,
+  request: CheckedRequest,
+): { query: Record<string, unknown>; params: Record<string, unknown> } {
+  const rawQuery = request.query;
+  for (const name in rawQuery) {
+    const value = rawQuery[name];
+    if (Array.isArray(value))
+      throw new ApiError(400, `parameter ${name} is repeated; give it once`, "bad_request");
+    if (value === "" && op.requiredQuery.has(name))
+      throw new ApiError(400, `parameter ${name} must not be empty`, "bad_request");
+  }
+  for (const [name, type] of op.numericQuery) {
+    const value = rawQuery[name];
+    if (typeof value === "string" && !(type === "integer" ? INTEGER_TEXT : NUMBER_TEXT).test(value)) {
+      throw new ApiError(400, `parameter ${name} must be of type ${type}`, "invalid_field_type");
+    }
+  }
+  const query: Record<string, unknown> = { ...rawQuery };
+  if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
+  const params: Record<string, unknown> = { ...request.params };
+  if (op.validatePath && !op.validatePath(params)) throw validationError(op.validatePath.errors![0]!, "path");
+  if (op.validateHeaders && !op.validateHeaders({ ...request.headers }))
+    throw validationError(op.validateHeaders.errors![0]!, "header");
+  for (const [name, value] of op.defaults)
+    if (query[name] === undefined && name in query === false) query[name] = value;
+  return { query, params };
+}
+
+/** The JSON body, validated against the bundle; undefined when there is none and none is required. */
+function parseBody(op: OperationInfo, request: CheckedRequest): unknown {
+  const raw = request.body ?? undefined;
+  if (raw === undefined || raw.length === 0) {
+    if (op.bodyRequired) throw new ApiError(400, "request body is required (JSON)", "bad_request");
+    return undefined;
+  }
+  if (!JSON_MEDIA_TYPE.test(String(request.headers["content-type"] ?? ""))) {
+    throw new ApiError(400, "header content-type must be application/json", "bad_request");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new ApiError(400, "request body is not valid JSON", "bad_request");
+  }
+  if (op.validateBody && !op.validateBody(body)) throw validationError(op.validateBody.errors![0]!, "body");
+  if (op.bodyProperties && body && typeof body === "object" && !Array.isArray(body)) {
+    const unknown = Object.keys(body).find((key) => !op.bodyProperties!.has(key));
+    if (unknown !== undefined)
+      throw new ApiError(400, `body field body.${unknown} is not allowed here`, "bad_request");
+  }
+  return body;
+}
+
+function validationError(
+  error: Parameters<typeof describeValidationError>[0],
+  location: "query" | "path" | "header" | "body",
+): ApiError {
+  const described = describeValidationError(error, location);
+  return new ApiError(400, described.message, described.name);
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Fails when a spec version changes in a breaking way and no pending changeset bumps the affected
+// packages (@cdas/spec and that version's client) as major. Used by the CI job on pull requests.
+//
+//   node scripts/check-breaking-changesets.mjs <from> [<to>] [--changesets <dir>]
+//
+// <from> and <to> name one document per version with `{version}` in place of v1/v2/v3, in any form
+// `pnpm spec:diff` reads: `origin/main:{version}` (the base branch's sources), `{version}` (this
+// tree, the default <to>) or a bundle file. Prints each version's breaking changes (Markdown).
+// Exit codes: 0 covered or nothing breaking, 1 a major changeset is missing, 2 usage or input error.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const VERSIONS = ["v1", "v2", "v3"];
+
+/** The packages a breaking change of one API version must bump as major. */
+export function packagesAffectedBy(version) {
+  return ["@cdas/spec", `@cdas/client-${version}`];
+}
+
+/** Package name to its highest bump among the pending changesets of `dir` (front matter only). */
+export function pendingBumps(dir) {
+  const rank = { patch: 1, minor: 2, major: 3 };
+  const bumps = new Map();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".md") && name !== "README.md")) {
+    const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(join(dir, file), "utf8"));
+    for (const line of front?.[1].split(/\r?\n/) ?? []) {
+      const entry = /^\s*["']?([^"':]+)["']?\s*:\s*(patch|minor|major)\s*$/.exec(line);
+      if (!entry) continue;
+      const [, name, bump] = entry;
+      if ((rank[bump] ?? 0) > (rank[bumps.get(name)] ?? 0)) bumps.set(name, bump);
+    }
+  }
+  return bumps;
+}
+
+/** Packages that need a major changeset and have none, given the versions with breaking changes. */
+export function missingMajors(breakingVersions, bumps) {
+  const needed = new Set(breakingVersions.flatMap(packagesAffectedBy));
+  return [...needed].filter((name) => bumps.get(name) !== "major").sort();
+}
+
+/** Runs spec:diff for one version: true when it reports a breaking change. */
+function isBreaking(from, to, version) {
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, "spec/scripts/spec-diff.mjs"), from, to, "--fail-on", "breaking", "--format", "md"],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
+  );
+  if (result.status === 2 || result.status === null)
+    throw new Error(`spec:diff ${from} ${to} failed: ${result.stderr}`);
+  if (result.status === 1) process.stdout.write(`### Breaking changes in ${version}\n\n${result.stdout}\n`);
+  return result.status === 1;
+}
+
+function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { changesets: { type: "string", default: join(ROOT, ".changeset") } },
+  });
+  const [fromTemplate, toTemplate = "{version}"] = positionals;
+  if (!fromTemplate?.includes("{version}") || !toTemplate.includes("{version}") || positionals.length > 2) {
+    process.stderr.write(
+      "Usage: check-breaking-changesets.mjs <from-with-{version}> [<to>] [--changesets <dir>]\n",
+    );
+    return 2;
+  }
+  if (!existsSync(values.changesets)) {
+    process.stderr.write(`no changeset folder at ${values.changesets}\n`);
+    return 2;
+  }
+  const fill = (template, version) => template.replaceAll("{version}", version);
+  const breaking = VERSIONS.filter((version) =>
+    isBreaking(fill(fromTemplate, version), fill(toTemplate, version), version),
+  );
+  const missing = missingMajors(breaking, pendingBumps(values.changesets));
+  if (breaking.length === 0) console.log("No breaking spec change.");
+  else if (missing.length === 0)
+    console.log(`Breaking changes in ${breaking.join(", ")} carry major changesets.`);
+  else {
+    console.log(
+      `Breaking changes in ${breaking.join(", ")} need a major changeset for: ${missing.join(", ")} (pnpm changeset).`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    process.exitCode = main();
+  } catch (error) {
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 2;
+  }
+}
