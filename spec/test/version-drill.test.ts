@@ -106,6 +106,7 @@ describe("a v4 of one changed file and one registry entry", () => {
           authorization: `Bearer ${token.body.access_token}`,
           "x-platform-version": version,
         });
+      expect(server.versions).toEqual([...readRegistry(SPEC_DIR).versions, "v4"]);
       expect(server.defaultVersion).toBe(readRegistry(SPEC_DIR).default);
       expect((await get("/v1/end-users", "v3")).status).toBe(200);
       expect((await get("/v1/end-users?page[size]=500", "v3")).status).toBe(200);

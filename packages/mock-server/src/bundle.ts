@@ -43,6 +43,8 @@ export interface Pagination {
 
 export interface OperationInfo {
   version: string;
+  /** The response forms of its version (src/data/shapes.ts): its own or those of a version it is based on. */
+  shape: ResponseShape;
   method: string;
   /** The path template as in the bundle, e.g. `/v1/banking/products/{product_id}`. */
   path: string;
@@ -79,8 +81,6 @@ export interface OperationInfo {
 
 export interface VersionBundle {
   version: string;
-  /** Its response forms (src/data/shapes.ts), its own or those of the version it is based on. */
-  shape: ResponseShape;
   document: JsonObject;
   /** In document order. */
   operations: OperationInfo[];
@@ -134,6 +134,7 @@ function isExtendedShape(document: JsonObject, schema: unknown, pointer: string)
 /** What indexing one bundle shares: the document, its Ajv instances and a `$ref` maker into it. */
 interface IndexContext {
   document: JsonObject;
+  shape: ResponseShape;
   paramAjv: Ajv2020;
   bodyAjv: Ajv2020;
   ref: (pointer: string) => { $ref: string };
@@ -150,6 +151,7 @@ export function indexBundle(
   const schemaId = `cdas-${version}`;
   const context: IndexContext = {
     document,
+    shape,
     paramAjv: createAjv({ coerceTypes: true }),
     bodyAjv: createAjv({ coerceTypes: false }),
     ref: (pointer) => ({ $ref: `${schemaId}#${pointer}` }),
@@ -177,7 +179,7 @@ export function indexBundle(
     byMethod.set(op.method, op);
     operationsByPath.set(op.path, byMethod);
   }
-  return { version, shape, document, operations, operationsByPath };
+  return { version, document, operations, operationsByPath };
 }
 
 function indexOperation(
@@ -216,6 +218,7 @@ function indexOperation(
   for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
   return {
     version,
+    shape: context.shape,
     method: method.toUpperCase(),
     path,
     operationId: operation.operationId as string,
