@@ -2,15 +2,14 @@
 // against the sandbox (cdas-mock, started in-process from the workspace's build; only its address and
 // CA file are swapped for those of this run), and every TypeScript sample compiles against the
 // workspace's @cdas/sdk and @cdas/client-vN types.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
 import { listOperations } from "../scripts/lib/openapi-walk.mjs";
-import { VERSIONS } from "./helpers";
+import { typeCheck, VERSIONS } from "./helpers";
 
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const REPO = path.resolve(SPEC_DIR, "..");
@@ -123,13 +122,7 @@ describe("TypeScript samples", () => {
           files,
         }),
       );
-      const tsc = createRequire(path.join(REPO, "package.json")).resolve("typescript/bin/tsc");
-      let output = "";
-      try {
-        execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
-      } catch (error) {
-        output = String((error as { stdout?: string }).stdout);
-      }
+      const output = typeCheck(dir);
       expect(files.length).toBe(ENTRIES.length * 2);
       expect(output).toBe("");
     } finally {

@@ -1,5 +1,7 @@
 // Loads the bundles in dist/ and gives a resolved, allOf-merged view of their schemas and operations.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deref as derefNode, inlineRefs, listOperations, operationParameters } from "../openapi/index.js";
@@ -278,4 +280,15 @@ export function versionHeader(doc: Node, path: string, method: string): Node | u
   return parameters(doc, path, method).find(
     (p) => p.in === "header" && String(p.name).toLowerCase() === "x-platform-version",
   );
+}
+
+/** Runs the workspace's tsc on the project in `dir` (its tsconfig.json); gives its diagnostics, "" when clean. */
+export function typeCheck(dir: string): string {
+  const tsc = createRequire(join(SPEC_DIR, "..", "package.json")).resolve("typescript/bin/tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+    return "";
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout);
+  }
 }
