@@ -2,7 +2,6 @@
 import { startMockServer } from "@cdas/mock-server";
 import { createSdk, isCdasError } from "@cdas/sdk";
 
-const VERSIONS = ["v1", "v2", "v3"];
 const money = new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" });
 
 // The sandbox signs its certificate with a CA made at start; sdkOptions carries a fetch that trusts it.
@@ -10,7 +9,8 @@ const sandbox = await startMockServer();
 console.log(`CDAS sandbox on ${sandbox.url} (data up to ${sandbox.referenceDate})\n`);
 
 try {
-  for (const version of VERSIONS) await tour(version);
+  // Every version the sandbox serves (the registry of its bundles, @cdas/spec/versions.json).
+  for (const version of sandbox.versions) await tour(version);
 } catch (error) {
   console.error(isCdasError(error) ? `SDK error (${error.code}): ${error.message}` : error);
   process.exitCode = 1;

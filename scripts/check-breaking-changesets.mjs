@@ -4,18 +4,20 @@
 //
 //   node scripts/check-breaking-changesets.mjs <from> [<to>] [--changesets <dir>]
 //
-// <from> and <to> name one document per version with `{version}` in place of v1/v2/v3, in any form
-// `pnpm spec:diff` reads: `origin/main:{version}` (the base branch's sources), `{version}` (this
-// tree, the default <to>) or a bundle file. Prints each version's breaking changes (Markdown).
+// <from> and <to> name one document per version (of spec/versions.json) with `{version}` in place of
+// the version's name, in any form `pnpm spec:diff` reads: `origin/main:{version}` (the base branch's
+// sources), `{version}` (this tree, the default <to>) or a bundle file. Prints each version's breaking changes (Markdown).
 // Exit codes: 0 covered or nothing breaking, 1 a major changeset is missing, 2 usage or input error.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { readRegistry } from "../spec/registry/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const VERSIONS = ["v1", "v2", "v3"];
+/** The versions of this tree's registry (spec/versions.json). */
+export const VERSIONS = readRegistry(join(ROOT, "spec")).versions;
 
 /** The packages a breaking change of one API version must bump as major. */
 export function packagesAffectedBy(version) {

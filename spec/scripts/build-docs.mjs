@@ -8,7 +8,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -16,6 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { readRegistry } from "../registry/index.js";
 import { withCodeSamples } from "./lib/code-samples.mjs";
 import { finishReferencePage, pairName, renderIndex, versionPairs } from "./lib/docs-site.mjs";
 import { formatGuideHtml, formatGuideMarkdown } from "./lib/guide-format.mjs";
@@ -27,10 +27,6 @@ import { switcherData, switcherScript } from "./lib/version-switcher.mjs";
 
 process.env.REDOCLY_TELEMETRY = "off";
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
-
-function versionOrder(a, b) {
-  return Number(a.slice(1)) - Number(b.slice(1));
-}
 
 /**
  * The copy of a bundle that Redoc renders: code samples on every operation, and the title without the
@@ -66,13 +62,14 @@ function renderReference(bundle, output, title) {
   });
 }
 
+/** The versions of the bundle folder, in its registry's order (dist/versions.json); each has its bundle. */
 function bundledVersions(distDir) {
-  const versions = readdirSync(distDir)
-    .filter((name) => /^v\d+\.json$/.test(name))
-    .map((name) => name.replace(/\.json$/, ""))
-    .sort(versionOrder);
-  if (versions.length === 0)
-    throw new Error(`No bundles (vN.json) in ${distDir}: run the bundle step first.`);
+  const { versions, source } = readRegistry(distDir);
+  const missing = versions.filter((version) => !existsSync(path.join(distDir, `${version}.json`)));
+  if (missing.length > 0)
+    throw new Error(
+      `${source} lists ${missing.join(", ")} but ${distDir} has no bundle of it: run the bundle step first.`,
+    );
   return versions;
 }
 

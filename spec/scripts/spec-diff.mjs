@@ -3,7 +3,7 @@
 // Reports every change between two OpenAPI documents with its class; see spec/README.md.
 import { parseArgs } from "node:util";
 import { formatGuideMarkdown } from "./lib/guide-format.mjs";
-import { loadSpec } from "./lib/load-spec.mjs";
+import { knownVersions, loadSpec, SPEC_DIR } from "./lib/load-spec.mjs";
 import { buildGuide } from "./lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, formatText } from "./lib/report-format.mjs";
 import { CHANGE_CLASSES, diffDocuments, hasChangesAtOrAbove } from "./lib/spec-diff.mjs";
@@ -18,7 +18,7 @@ process.stdout.on("error", (error) => {
 const FORMATS = ["text", "md", "json", "guide"];
 const USAGE = `Usage: pnpm spec:diff <from> <to> [--format text|md|json|guide] [--all] [--fail-on breaking|non-breaking|annotation]
 
-  <from>, <to>  a version (v1, v2, v3; reads spec/dist/vN.json, or bundles the sources when not built),
+  <from>, <to>  a version (${knownVersions(SPEC_DIR).join(", ")}; reads spec/dist/vN.json, or bundles the sources when not built),
                 a bundle file (JSON or YAML), or <git-rev>:<version> (bundles that revision's sources,
                 e.g. HEAD~1:v2), or <git-rev>:<path> for a committed file.
   --format      text (default), md (Markdown), json, or guide (the migration guide: what to change in

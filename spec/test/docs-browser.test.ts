@@ -11,12 +11,12 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildDocs } from "../scripts/build-docs.mjs";
 import { startStaticServer } from "../scripts/lib/static-server.mjs";
+import { VERSIONS } from "./helpers";
 
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const DOCS_DIR = path.join(SPEC_DIR, "dist", "docs");
 const SCREENSHOTS = path.join(SPEC_DIR, "reports", "screenshots");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const VERSIONS = ["v1", "v2", "v3"] as const;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
 

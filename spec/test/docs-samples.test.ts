@@ -2,18 +2,17 @@
 // against the sandbox (cdas-mock, started in-process from the workspace's build; only its address and
 // CA file are swapped for those of this run), and every TypeScript sample compiles against the
 // workspace's @cdas/sdk and @cdas/client-vN types.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
 import { listOperations } from "../scripts/lib/openapi-walk.mjs";
+import { typeCheck, VERSIONS } from "./helpers";
 
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const REPO = path.resolve(SPEC_DIR, "..");
-const VERSIONS = ["v1", "v2", "v3"] as const;
 // The sandbox is not a dependency of @cdas/spec (it depends on the spec: a cycle); spec/turbo.json
 // makes this package's tests wait for its build and the SDK's.
 const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js");
@@ -117,19 +116,13 @@ describe("TypeScript samples", () => {
             types: ["node"],
             lib: ["ES2022", "DOM"],
             paths: Object.fromEntries(
-              ["sdk", "client-v1", "client-v2", "client-v3"].map((p) => [`@cdas/${p}`, typesOf(p)]),
+              ["sdk", ...VERSIONS.map((v) => `client-${v}`)].map((p) => [`@cdas/${p}`, typesOf(p)]),
             ),
           },
           files,
         }),
       );
-      const tsc = createRequire(path.join(REPO, "package.json")).resolve("typescript/bin/tsc");
-      let output = "";
-      try {
-        execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
-      } catch (error) {
-        output = String((error as { stdout?: string }).stdout);
-      }
+      const output = typeCheck(dir);
       expect(files.length).toBe(ENTRIES.length * 2);
       expect(output).toBe("");
     } finally {

@@ -1,7 +1,15 @@
 // The docs build on two small bundles in a temporary folder: the files it writes, that they load nothing
 // from the network, and that the change reports are those of the diff library.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,6 +37,15 @@ beforeAll(async () => {
   mkdirSync(dist, { recursive: true });
   copyFileSync(path.join(FIXTURES, "before.json"), path.join(dist, "v1.json"));
   copyFileSync(path.join(FIXTURES, "after.json"), path.join(dist, "v2.json"));
+  // A bundle folder says which versions it holds, as dist/versions.json does.
+  const registry = {
+    default: "v2",
+    versions: [
+      { name: "v1", basedOn: null },
+      { name: "v2", basedOn: "v1" },
+    ],
+  };
+  writeFileSync(path.join(dist, "versions.json"), JSON.stringify(registry));
   figures = await buildDocs({ distDir: dist, log: () => {} });
 }, 120_000);
 

@@ -1,13 +1,13 @@
 // Loads the bundles in dist/ and gives a resolved, allOf-merged view of their schemas and operations.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deref as derefNode, inlineRefs, listOperations, operationParameters } from "../openapi/index.js";
+import { readRegistry } from "../registry/index.js";
 
 export { HTTP_METHODS, resolvePointer as pointer } from "../openapi/index.js";
-
-export type Version = "v1" | "v2" | "v3";
-export const VERSIONS: Version[] = ["v1", "v2", "v3"];
 
 /** A node of a JSON document: the tests only read, so a loose record is enough. */
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are arbitrary JSON read by the tests.
@@ -16,6 +16,11 @@ export type Node = Record<string, any>;
 export const SPEC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The bundles' folder: dist/, or CDAS_SPEC_DIST to test bundles written elsewhere. */
 const DIST_DIR = process.env.CDAS_SPEC_DIST ?? join(SPEC_DIR, "dist");
+
+/** A version name of the registry (`v1`, ...). */
+export type Version = string;
+/** The versions of the bundle folder, in release order (its versions.json, a copy of spec/versions.json). */
+export const VERSIONS: Version[] = readRegistry(DIST_DIR).versions;
 export const bundlePath = (version: Version) => join(DIST_DIR, `${version}.json`);
 
 const bundles = new Map<Version, Node>();
@@ -275,4 +280,15 @@ export function versionHeader(doc: Node, path: string, method: string): Node | u
   return parameters(doc, path, method).find(
     (p) => p.in === "header" && String(p.name).toLowerCase() === "x-platform-version",
   );
+}
+
+/** Runs the workspace's tsc on the project in `dir` (its tsconfig.json); gives its diagnostics, "" when clean. */
+export function typeCheck(dir: string): string {
+  const tsc = createRequire(join(SPEC_DIR, "..", "package.json")).resolve("typescript/bin/tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+    return "";
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout);
+  }
 }

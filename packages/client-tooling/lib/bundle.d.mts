@@ -1,5 +1,5 @@
 export interface ClientConfig {
-  /** API name in redocly.yaml: the version (v1, v2, v3). */
+  /** API name in redocly.yaml: the version (a name of spec/versions.json). */
   version: string;
   configPath: string;
   bundlePath: string;

@@ -1,14 +1,15 @@
 /**
- * Loads the OpenAPI bundles of @cdas/spec and indexes their operations: parameters, request body,
+ * Loads the OpenAPI bundles (of @cdas/spec, or another bundle folder) and indexes their operations: parameters, request body,
  * security, paging (`x-cdas-pagination`) and documented error responses. Ajv validators for each
  * operation's parameters and body are compiled once, here, at start.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { escapeToken, followRef, getPointer, HTTP_METHODS, type HttpMethod } from "@cdas/spec/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { responseShape } from "./data/shapes.js";
+import { type ResponseShape, responseShape } from "./data/shapes.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -42,6 +43,8 @@ export interface Pagination {
 
 export interface OperationInfo {
   version: string;
+  /** The response forms of its version (src/data/shapes.ts): its own or those of a version it is based on. */
+  shape: ResponseShape;
   method: string;
   /** The path template as in the bundle, e.g. `/v1/banking/products/{product_id}`. */
   path: string;
@@ -85,10 +88,18 @@ export interface VersionBundle {
   operationsByPath: Map<string, Map<string, OperationInfo>>;
 }
 
-/** Reads `@cdas/spec/<version>.json`. */
-export function loadBundleDocument(version: string): JsonObject {
-  const require = createRequire(import.meta.url);
-  const file = require.resolve(`@cdas/spec/${version}.json`);
+/**
+ * A folder of bundles and the registry that lists them (versions.json, vN.json): `specDist` when given,
+ * else the dist/ of @cdas/spec.
+ */
+export function bundleFolder(specDist?: string): string {
+  if (specDist !== undefined) return path.resolve(specDist);
+  return path.dirname(createRequire(import.meta.url).resolve("@cdas/spec/versions.json"));
+}
+
+/** Reads `<folder>/<version>.json`. */
+export function loadBundleDocument(version: string, folder: string = bundleFolder()): JsonObject {
+  const file = path.join(folder, `${version}.json`);
   return JSON.parse(readFileSync(file, "utf8")) as JsonObject;
 }
 
@@ -123,18 +134,24 @@ function isExtendedShape(document: JsonObject, schema: unknown, pointer: string)
 /** What indexing one bundle shares: the document, its Ajv instances and a `$ref` maker into it. */
 interface IndexContext {
   document: JsonObject;
+  shape: ResponseShape;
   paramAjv: Ajv2020;
   bodyAjv: Ajv2020;
   ref: (pointer: string) => { $ref: string };
 }
 
 /** Indexes one bundle and compiles its validators. */
-export function indexBundle(version: string, document: JsonObject): VersionBundle {
+export function indexBundle(
+  version: string,
+  document: JsonObject,
+  lineage: readonly string[] = [version],
+): VersionBundle {
   // A version the sandbox has no response shapes for fails here, at start, not on its first read.
-  responseShape(version);
+  const shape = responseShape(version, lineage);
   const schemaId = `cdas-${version}`;
   const context: IndexContext = {
     document,
+    shape,
     paramAjv: createAjv({ coerceTypes: true }),
     bodyAjv: createAjv({ coerceTypes: false }),
     ref: (pointer) => ({ $ref: `${schemaId}#${pointer}` }),
@@ -201,6 +218,7 @@ function indexOperation(
   for (const p of parameters) if (p.schema.default !== undefined) defaults.set(p.name, p.schema.default);
   return {
     version,
+    shape: context.shape,
     method: method.toUpperCase(),
     path,
     operationId: operation.operationId as string,

@@ -3,17 +3,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  type ApiVersion,
-  type MockServer,
-  type MockServerOptions,
-  SUPPORTED_VERSIONS,
-  startMockServer,
-} from "./server.js";
+import { readRegistry } from "@cdas/spec/registry";
+import { bundleFolder } from "./bundle.js";
+import type { MockServer, MockServerOptions } from "./server.js";
+import { startMockServer } from "./server.js";
+
+// The versions, their order and the default come from the registry beside the bundles (versions.json).
+const REGISTRY = readRegistry(bundleFolder());
 
 const HELP = `Usage: cdas-mock [options]
 
-Starts the CDAS sandbox: every version of the API (v1, v2, v3), served over HTTPS from the bundles.
+Starts the CDAS sandbox: every version of the API (${REGISTRY.versions.join(", ")}), served over HTTPS from the bundles.
 
 Options:
   --port <n>              Port (default 4010; 0 picks a free one)
@@ -21,7 +21,7 @@ Options:
   --seed <value>          Seed of the data set and credentials (default 1)
   --token-ttl <seconds>   Token lifetime (default 3600)
   --token-form <form>     access_token (default) or token
-  --default-version <v>   Version without X-Platform-Version (default v3)
+  --default-version <v>   Version without X-Platform-Version (default ${REGISTRY.default})
   --reference-date <d>    Last day of the data set, YYYY-MM-DD (default 2026-06-30)
   --today <d|now>         "Today" of the 90-day default window (default: the reference date)
   --ca-file <path>        Where to write the CA certificate (default: <tmp>/cdas-mock/ca-<port>.pem)
@@ -48,9 +48,9 @@ type CliValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["valu
 
 /** startMockServer's options from the command line; throws naming a bad value. */
 function serverOptions(values: CliValues): MockServerOptions {
-  const defaultVersion = values["default-version"] as ApiVersion | undefined;
-  if (defaultVersion && !SUPPORTED_VERSIONS.includes(defaultVersion))
-    throw new Error(`--default-version must be one of ${SUPPORTED_VERSIONS.join(", ")}`);
+  const defaultVersion = values["default-version"];
+  if (defaultVersion && !REGISTRY.entries.has(defaultVersion))
+    throw new Error(`--default-version must be one of ${REGISTRY.versions.join(", ")}`);
   const tokenForm = values["token-form"];
   if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token")
     throw new Error("--token-form must be access_token or token");
@@ -86,7 +86,7 @@ function announce(server: MockServer, caFileOption: string | undefined): void {
   const body = JSON.stringify({ client_id: server.clientId, client_secret: server.clientSecret });
   process.stdout.write(
     [
-      `CDAS sandbox listening on ${server.url} (versions ${SUPPORTED_VERSIONS.join(", ")}; default ${server.defaultVersion})`,
+      `CDAS sandbox listening on ${server.url} (versions ${server.versions.join(", ")}; default ${server.defaultVersion})`,
       `Client id:     ${server.clientId}`,
       `Client secret: ${server.clientSecret}`,
       `Data: reference date ${server.referenceDate}, today ${server.today}`,

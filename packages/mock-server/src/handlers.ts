@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { OperationInfo } from "./bundle.js";
 import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./data/model.js";
-import { type ResponseShape, responseShape } from "./data/shapes.js";
+import type { ResponseShape } from "./data/shapes.js";
 import * as views from "./data/views.js";
 import { addDays } from "./dates.js";
 import { ApiError } from "./errors.js";
@@ -93,7 +93,7 @@ export type HandlerResult =
 type Handler = (context: HandlerContext) => HandlerResult;
 
 /** The response forms of the request's version (shapes.ts); an undeclared version throws. */
-const shapeOf = (context: HandlerContext): ResponseShape => responseShape(context.version);
+const shapeOf = (context: HandlerContext): ResponseShape => context.op.shape;
 
 const MODULE_VIEWS: ReadonlySet<unknown> = new Set(Object.values(views));
 

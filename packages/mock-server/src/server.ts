@@ -4,7 +4,14 @@
  * request pipeline is in pipeline.ts, the sockets in transport.ts.
  */
 import { inspect } from "node:util";
-import { indexBundle, type JsonObject, loadBundleDocument, type VersionBundle } from "./bundle.js";
+import { readRegistry } from "@cdas/spec/registry";
+import {
+  bundleFolder,
+  indexBundle,
+  type JsonObject,
+  loadBundleDocument,
+  type VersionBundle,
+} from "./bundle.js";
 import { generateDataSet } from "./data/generate.js";
 import { isCalendarDate } from "./dates.js";
 import { errorBody, SHORT_JSON } from "./errors.js";
@@ -20,8 +27,10 @@ import { type Fetch, trustingFetch } from "./trusted-fetch.js";
 export type { RequestLogEntry } from "./pipeline.js";
 export type { TransportTimeouts } from "./transport.js";
 
-export const SUPPORTED_VERSIONS = ["v1", "v2", "v3"] as const;
-export type ApiVersion = (typeof SUPPORTED_VERSIONS)[number];
+/** The versions of @cdas/spec's bundles, in release order (its registry, `@cdas/spec/versions.json`). */
+export const SUPPORTED_VERSIONS: readonly string[] = readRegistry(bundleFolder()).versions;
+/** A version name of the registry (`v1`, ...). */
+export type ApiVersion = string;
 
 export interface MockServerOptions {
   /** Port to listen on; 0 (the default) picks a free port. */
@@ -32,7 +41,7 @@ export interface MockServerOptions {
   seed?: number | string;
   /** Lifetime of issued tokens; default 3600. */
   tokenTtlSeconds?: number;
-  /** Version served when a request has no X-Platform-Version header; default v3. */
+  /** Version served when a request has no X-Platform-Version header; default the registry's default. */
   defaultVersion?: ApiVersion;
   /** HTTPS with a certificate made at start (default, `true`), or plain HTTP (`false`). */
   tls?: boolean;
@@ -47,7 +56,12 @@ export interface MockServerOptions {
   clientSecret?: string;
   /** Clock in milliseconds, for token expiry; default Date.now. */
   now?: () => number;
-  /** Bundles to serve instead of those of @cdas/spec (parsed OpenAPI documents by version). */
+  /**
+   * A bundle folder to serve instead of @cdas/spec's dist: its `versions.json` (the registry) says the
+   * versions, the default and what each is based on; `<version>.json` are the bundles.
+   */
+  specDist?: string;
+  /** Bundles to serve instead of those of the bundle folder (parsed OpenAPI documents by version). */
   bundles?: Partial<Record<ApiVersion, object>>;
   /** Called after each response with its method, path (never the query or body), status and duration. */
   onResponse?: (entry: RequestLogEntry) => void;
@@ -82,6 +96,8 @@ export interface MockServer extends ClientCredentials {
   sdkOptions: SandboxSdkOptions;
   /** A second client whose tokens lack the `api:user.write` scope. */
   readOnlyClient: ClientCredentials;
+  /** The versions served, in release order (the bundle folder's registry). */
+  versions: ApiVersion[];
   defaultVersion: ApiVersion;
   referenceDate: string;
   today: string;
@@ -92,17 +108,42 @@ export interface MockServer extends ClientCredentials {
 
 const WRITE_SCOPE = "api:user.write";
 
-// Indexed bundles of @cdas/spec and generated data sets are immutable: servers of one process share them.
-const specBundles = new Map<string, VersionBundle>();
+// Indexed bundles of a folder and generated data sets are immutable: servers of one process share them.
+const folderBundles = new Map<string, VersionBundle>();
 const dataSets = new Map<string, ReturnType<typeof generateDataSet>>();
 
-function specBundle(version: string): VersionBundle {
-  let bundle = specBundles.get(version);
+function folderBundle(folder: string, version: string, lineage: readonly string[]): VersionBundle {
+  const key = `${folder}\0${lineage.join(",")}`;
+  let bundle = folderBundles.get(key);
   if (!bundle) {
-    bundle = indexBundle(version, loadBundleDocument(version));
-    specBundles.set(version, bundle);
+    bundle = indexBundle(version, loadBundleDocument(version, folder), lineage);
+    folderBundles.set(key, bundle);
   }
   return bundle;
+}
+
+/** Every version of the bundle folder's registry, indexed (a given bundle replaces the folder's). */
+function servedBundles(options: MockServerOptions): {
+  bundles: Map<string, VersionBundle>;
+  defaultVersion: string;
+} {
+  const folder = bundleFolder(options.specDist);
+  const registry = readRegistry(folder);
+  const defaultVersion = options.defaultVersion ?? registry.default;
+  if (!registry.entries.has(defaultVersion))
+    throw new TypeError(
+      `Unsupported default version ${defaultVersion}: one of ${registry.versions.join(", ")}`,
+    );
+  const bundles = new Map<string, VersionBundle>();
+  for (const version of registry.versions) {
+    const given = options.bundles?.[version] as JsonObject | undefined;
+    const lineage = registry.lineage(version);
+    bundles.set(
+      version,
+      given ? indexBundle(version, given, lineage) : folderBundle(folder, version, lineage),
+    );
+  }
+  return { bundles, defaultVersion };
 }
 
 function dataSet(seed: number | string, referenceDate: string): ReturnType<typeof generateDataSet> {
@@ -160,18 +201,11 @@ function sandboxClients(options: MockServerOptions) {
 /** Starts the sandbox. Resolves once it listens. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? "127.0.0.1";
-  const defaultVersion = options.defaultVersion ?? "v3";
-  if (!SUPPORTED_VERSIONS.includes(defaultVersion))
-    throw new TypeError(`Unsupported default version ${defaultVersion}`);
   const referenceDate = toDateText(options.referenceDate, "2026-06-30");
   const today = toDateText(options.today, referenceDate);
   const clients = sandboxClients(options);
 
-  const bundles = new Map<string, VersionBundle>();
-  for (const version of SUPPORTED_VERSIONS) {
-    const given = options.bundles?.[version] as JsonObject | undefined;
-    bundles.set(version, given ? indexBundle(version, given) : specBundle(version));
-  }
+  const { bundles, defaultVersion } = servedBundles(options);
   const data = dataSet(options.seed ?? 1, referenceDate);
   const tokenForm = options.tokenForm ?? "access_token";
   const state = new SandboxState(
@@ -213,6 +247,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     fetch: trusted.fetch,
     sdkOptions: redactSecret(sdkOptions, clients.clientSecret, false),
     readOnlyClient: redactSecret({ clientId: clients.readOnlyId }, clients.readOnlySecret, true),
+    versions: [...bundles.keys()],
     defaultVersion,
     referenceDate,
     today,

@@ -14,6 +14,7 @@ import {
   mainEndUsers,
   operationsOf,
   Sandbox,
+  VERSIONS,
   validRequests,
 } from "./helpers.js";
 
@@ -220,7 +221,7 @@ const missingRequired = fc
 const badVersion = fc
   .tuple(
     fc.constantFrom(...operations.filter((op) => op.method === "GET")),
-    fc.stringMatching(/^[ -~]{0,12}$/).filter((v) => !["v1", "v2", "v3"].includes(v.trim())),
+    fc.stringMatching(/^[ -~]{0,12}$/).filter((v) => !VERSIONS.includes(v.trim())),
   )
   .map(
     ([op, version]): Malformed => ({

@@ -5,15 +5,21 @@ import { escapeToken, followRef } from "@cdas/spec/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { Agent, request } from "undici";
-import { type MockServer, type MockServerOptions, startMockServer } from "../src/index.js";
+import {
+  type MockServer,
+  type MockServerOptions,
+  SUPPORTED_VERSIONS,
+  startMockServer,
+} from "../src/index.js";
 import { strictBundle } from "./strict-bundle.js";
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
 ) => Ajv2020;
 
-export const VERSIONS = ["v1", "v2", "v3"] as const;
-export type Version = (typeof VERSIONS)[number];
+/** The versions the sandbox serves: those of @cdas/spec's registry, in release order. */
+export const VERSIONS = SUPPORTED_VERSIONS;
+export type Version = string;
 export const TODAY = "2026-06-30";
 
 type Json = Record<string, unknown>;

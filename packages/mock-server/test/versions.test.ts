@@ -47,6 +47,13 @@ describe("the versions' response shapes", () => {
     expect(Object.keys(RESPONSE_SHAPES).sort()).toEqual([...VERSIONS]);
   });
 
+  it("of an undeclared version are those of the nearest version of its lineage (basedOn)", () => {
+    expect(responseShape("v4", ["v1", "v2", "v3", "v4"])).toBe(RESPONSE_SHAPES.v3);
+    expect(responseShape("v9", ["v1", "v9"])).toBe(RESPONSE_SHAPES.v1);
+    expect(() => responseShape("v9", ["v8", "v9"])).toThrow(/nor any version it is based on \(v8, v9\)/);
+    expect(() => responseShape("v9", ["v1"])).toThrow(/lineage of v9 must end with it/);
+  });
+
   it("fail loudly for a version without a declaration, at start rather than on a read", () => {
     expect(() => responseShape("v4")).toThrow(/no response shapes for version v4/);
     expect(() => responseShape("toString")).toThrow(/no response shapes/);

@@ -6,12 +6,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MockServer, startMockServer } from "@cdas/mock-server";
+import { type MockServer, SUPPORTED_VERSIONS, startMockServer } from "@cdas/mock-server";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSdk, isCdasApiError, type SdkOptions, type Version } from "../src/index.js";
 
-const VERSIONS: Version[] = ["v1", "v2", "v3"];
+// Every version the sandbox serves: those of the registry (test/versions.test.ts holds the SDK to it).
+const VERSIONS = SUPPORTED_VERSIONS as Version[];
 const specDir = join(dirname(fileURLToPath(import.meta.url)), "../../../spec/dist");
 
 interface Parameter {

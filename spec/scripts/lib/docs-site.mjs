@@ -8,13 +8,15 @@ export function pairName(from, to) {
   return `${from}-to-${to}`;
 }
 
-/** Every ordered pair of versions (older first): v1-v2, v1-v3, v2-v3 for three versions. */
+/** Every ordered pair of versions, given in release order (older first): v1-v2, v2-v3, v1-v3 for three. */
 export function versionPairs(versions) {
   const pairs = [];
   for (let i = 0; i < versions.length; i++) {
     for (let j = i + 1; j < versions.length; j++) pairs.push([versions[i], versions[j]]);
   }
-  return pairs.sort(([a1, b1], [a2, b2]) => b1.localeCompare(b2) || a2.localeCompare(a1));
+  // By the newer version, then the nearer older one: v1-v2, v2-v3, v1-v3.
+  const at = (version) => versions.indexOf(version);
+  return pairs.sort(([a1, b1], [a2, b2]) => at(b1) - at(b2) || at(a2) - at(a1));
 }
 
 // Redoc's footer shows the Redocly logo from a CDN; the page must not touch the network, so the image

@@ -1,35 +1,52 @@
 // Loads the document named on the command line: a version (v1), a bundle file, or <git-rev>:<version>.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
-import { materialise } from "../layers.mjs";
+import { readRegistry, VERSION_NAME } from "../../registry/index.js";
+import { LAYERED_CONFIG, materialise } from "../layers.mjs";
 
 export const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const VERSION_NAME = /^v\d+$/;
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
 
-/** The versions a spec folder defines: the APIs of its redocly.yaml. */
+/** The versions a spec folder defines: those of its registry (versions.json). */
 export function knownVersions(specDir) {
-  const config = parseYaml(readFileSync(path.join(specDir, "redocly.yaml"), "utf8"));
-  return Object.keys(config?.apis ?? {}).filter((name) => VERSION_NAME.test(name));
+  return readRegistry(specDir).versions;
 }
 
 function parseDocument(text, name) {
   return name.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
 }
 
-/** Bundles one API of the redocly.yaml found in `specDir` into a temporary JSON file and parses it. */
+/**
+ * Lays out the sources of `specDir` as its own revision does, and gives the `redocly` config arguments:
+ * this tree materialises itself (scripts/layers.mjs, the registry's lineage, .layers/redocly.yaml); an
+ * older revision runs its own layers.mjs, if it has one, with this package's modules; the oldest ones
+ * have neither and keep their APIs in redocly.yaml.
+ */
+function layOut(specDir) {
+  if (specDir === SPEC_DIR) materialise(specDir);
+  else if (existsSync(path.join(specDir, "scripts", "layers.mjs"))) {
+    if (!existsSync(path.join(specDir, "node_modules")))
+      symlinkSync(path.join(SPEC_DIR, "node_modules"), path.join(specDir, "node_modules"), "dir");
+    execFileSync(process.execPath, ["scripts/layers.mjs"], {
+      cwd: specDir,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+  }
+  return existsSync(path.join(specDir, LAYERED_CONFIG)) ? ["--config", LAYERED_CONFIG] : [];
+}
+
+/** Bundles one version of the spec folder `specDir` into a temporary JSON file and parses it. */
 export function bundleVersion(specDir, version) {
   const outDir = mkdtempSync(path.join(tmpdir(), "cdas-bundle-"));
   try {
-    // Sources laid out in layers are materialised first (scripts/layers.mjs); older revisions have none.
-    if (existsSync(path.join(specDir, "scripts", "layers.mjs"))) materialise(specDir);
+    const config = layOut(specDir);
     const output = path.join(outDir, `${version}.json`);
     try {
-      execFileSync(REDOCLY, ["bundle", version, "--output", output, "--ext", "json"], {
+      execFileSync(REDOCLY, ["bundle", version, ...config, "--output", output, "--ext", "json"], {
         cwd: specDir,
         env: { ...process.env, REDOCLY_TELEMETRY: "off" },
         stdio: ["ignore", "ignore", "pipe"],

@@ -14,7 +14,7 @@ import { findOperation } from "./openapi-walk.mjs";
 export function switcherData({ versions, current, guides, documents }) {
   const others = {};
   for (const other of versions.filter((v) => v !== current)) {
-    const [from, to] = [current, other].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+    const [from, to] = [current, other].sort((a, b) => versions.indexOf(a) - versions.indexOf(b));
     const name = pairName(from, to);
     const operations = {};
     for (const [label, anchor] of Object.entries(operationSections(guides[name]))) {

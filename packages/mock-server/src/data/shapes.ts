@@ -1,9 +1,10 @@
 /**
- * The one place where the sandbox's versions differ: each version's response forms, spelt out in
- * full (no version inherits another's), beside the interface's versioning tables (v1 to v2: rate
- * tiers, applicability conditions, `application_type`, fees and discounts, `is_activated`,
- * `extended_data`, `customer`; v2 to v3: the consent and end-user lists). The views read these
- * flags and never compare version names. A version with no entry here fails at start.
+ * The one place where the sandbox's versions differ: each declared version's response forms, spelt out
+ * in full, beside the interface's versioning tables (v1 to v2: rate tiers, applicability conditions,
+ * `application_type`, fees and discounts, `is_activated`, `extended_data`, `customer`; v2 to v3: the
+ * consent and end-user lists). The views read these flags and never compare version names. A version
+ * of the registry (versions.json) with no entry here takes the forms of the nearest version it is
+ * based on (`basedOn`); one with nothing declared in its lineage fails at start.
  */
 export interface ResponseShape {
   /** `minimum_value`/`maximum_value` of rate tiers: numbers (v1) or strings (v2 on). */
@@ -62,13 +63,18 @@ export const RESPONSE_SHAPES: Readonly<Record<string, ResponseShape>> = {
   },
 };
 
-/** The response forms of a version; throws for a version the sandbox declares none for. */
-export function responseShape(version: string): ResponseShape {
-  const shape = Object.hasOwn(RESPONSE_SHAPES, version) ? RESPONSE_SHAPES[version] : undefined;
-  if (!shape) {
-    throw new Error(
-      `The sandbox declares no response shapes for version ${version}: add it to src/data/shapes.ts (declared: ${Object.keys(RESPONSE_SHAPES).join(", ")})`,
-    );
+/**
+ * The response forms of a version: its own declaration, or that of the nearest version of its lineage
+ * (the registry's `basedOn` chain, root first, ending with the version itself). Throws when nothing in
+ * the lineage is declared.
+ */
+export function responseShape(version: string, lineage: readonly string[] = [version]): ResponseShape {
+  if (lineage.at(-1) !== version)
+    throw new Error(`The lineage of ${version} must end with it: ${lineage.join(" <- ")}`);
+  for (const name of [...lineage].reverse()) {
+    if (Object.hasOwn(RESPONSE_SHAPES, name)) return RESPONSE_SHAPES[name] as ResponseShape;
   }
-  return shape;
+  throw new Error(
+    `The sandbox declares no response shapes for version ${version} nor any version it is based on (${lineage.join(", ")}): add it to src/data/shapes.ts (declared: ${Object.keys(RESPONSE_SHAPES).join(", ")})`,
+  );
 }

@@ -1,0 +1,177 @@
+// The v4 drill: in a temporary copy of the spec sources, a v4 made of one changed file and one registry
+// entry is built, served by the sandbox and typed by a generated client, with no other edit. The change:
+// `page[size]` (shared by every cursor list) becomes required with a maximum of 100 instead of 1000.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRegistry } from "../registry/index.js";
+import { SPEC_DIR, typeCheck } from "./helpers";
+
+const REPO = path.resolve(SPEC_DIR, "..");
+// Built by the sandbox's own build (spec/turbo.json makes the spec tests wait for it).
+const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js");
+const GENERATE_CLIENT = path.join(REPO, "packages", "client-tooling", "bin", "generate-client.mjs");
+const SCAFFOLD_CLIENT = path.join(REPO, "packages", "client-tooling", "bin", "scaffold-client.mjs");
+const BIN = path.join(SPEC_DIR, "node_modules", ".bin");
+/** What a spec build reads; everything else (dist, .layers, reports, node_modules) is left behind. */
+const SOURCES = [
+  "versions.json",
+  "redocly.yaml",
+  "package.json",
+  "plugins",
+  "registry",
+  "openapi",
+  "scripts",
+  "shared",
+];
+
+const V4_PAGE_SIZE = `name: page[size]
+in: query
+required: true
+description: Cursor paging. Version 4 (a drill) requires it, at most 100.
+schema:
+  type: integer
+  minimum: 1
+  maximum: 100
+`;
+
+let work: string;
+let spec: string;
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), "cdas-drill-"));
+  spec = path.join(work, "spec");
+  const registry = readRegistry(SPEC_DIR);
+  for (const name of [...SOURCES, ...registry.versions])
+    cpSync(path.join(SPEC_DIR, name), path.join(spec, name), { recursive: true });
+  symlinkSync(path.join(SPEC_DIR, "node_modules"), path.join(spec, "node_modules"), "dir");
+
+  // The whole drill: one file in spec/v4/ and one registry entry.
+  mkdirSync(path.join(spec, "v4", "components", "parameters"), { recursive: true });
+  writeFileSync(path.join(spec, "v4", "components", "parameters", "PageSize.yaml"), V4_PAGE_SIZE);
+  const json = JSON.parse(readFileSync(path.join(spec, "versions.json"), "utf8"));
+  json.versions.push({ name: "v4", basedOn: "v3", camelCaseProperties: ["arrangementId"] });
+  writeFileSync(path.join(spec, "versions.json"), JSON.stringify(json, null, 2));
+
+  execFileSync("bash", ["scripts/build.sh", "--bundles-only"], {
+    cwd: spec,
+    env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}` },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const bundle = (version: string) =>
+  JSON.parse(readFileSync(path.join(spec, "dist", `${version}.json`), "utf8"));
+
+describe("a v4 of one changed file and one registry entry", () => {
+  it("is bundled beside the others, its header pinned to v4, with the change and nothing else of v3 lost", () => {
+    expect(readRegistry(path.join(spec, "dist")).versions).toEqual([
+      ...readRegistry(SPEC_DIR).versions,
+      "v4",
+    ]);
+    const [v3, v4] = [bundle("v3"), bundle("v4")];
+    expect(v4.components.parameters.PlatformVersion.schema.enum).toEqual(["v4"]);
+    expect(v4.components.parameters.PageSize).toMatchObject({ required: true, schema: { maximum: 100 } });
+    expect(v3.components.parameters.PageSize).toMatchObject({ required: false, schema: { maximum: 1000 } });
+    expect(Object.keys(v4.paths)).toEqual(Object.keys(v3.paths));
+    expect(Object.keys(v4.components.schemas)).toEqual(Object.keys(v3.components.schemas));
+  });
+
+  it("is served by the sandbox: page[size] required and at most 100 in v4, optional up to 1000 in v3", async () => {
+    const { startMockServer } = await import(pathToFileURL(MOCK_SERVER).href);
+    const server = await startMockServer({ specDist: path.join(spec, "dist"), tls: false });
+    try {
+      const call = async (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
+        const response = await fetch(`${server.url}${url}`, {
+          method,
+          headers: { accept: "application/json", "content-type": "application/json", ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      const token = await call(
+        "POST",
+        "/v1/token",
+        {},
+        { client_id: server.clientId, client_secret: server.clientSecret },
+      );
+      const get = (url: string, version: string) =>
+        call("GET", url, {
+          authorization: `Bearer ${token.body.access_token}`,
+          "x-platform-version": version,
+        });
+      expect(server.versions).toEqual([...readRegistry(SPEC_DIR).versions, "v4"]);
+      expect(server.defaultVersion).toBe(readRegistry(SPEC_DIR).default);
+      expect((await get("/v1/end-users", "v3")).status).toBe(200);
+      expect((await get("/v1/end-users?page[size]=500", "v3")).status).toBe(200);
+      const missing = await get("/v1/end-users", "v4");
+      expect(missing.status).toBe(400);
+      expect(JSON.stringify(missing.body)).toContain("page[size]");
+      expect((await get("/v1/end-users?page[size]=500", "v4")).status).toBe(400);
+      const page = await get("/v1/end-users?page[size]=2", "v4");
+      expect(page.status).toBe(200);
+      // v4 is based on v3: the v3 envelope, from v3's response shapes.
+      expect(page.body.end_users).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gets a client package, scaffolded from client-v3 and generated, whose types show the change", () => {
+    // The workspace's client-v3 sources beside the spec copy, as in the repository; the scaffold makes
+    // packages/client-v4 from them, and the generator reads ../../spec/dist/v4.json.
+    const packages = path.join(work, "packages");
+    cpSync(path.join(REPO, "packages", "client-v3"), path.join(packages, "client-v3"), {
+      recursive: true,
+      filter: (source) => !/[\\/](node_modules|dist|generated|reports|\.turbo)$/.test(source),
+    });
+    execFileSync(process.execPath, [SCAFFOLD_CLIENT, "v4", "--repo", work], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const client = path.join(packages, "client-v4");
+    expect(JSON.parse(readFileSync(path.join(client, "package.json"), "utf8")).name).toBe("@cdas/client-v4");
+    // openapi-fetch and @cdas/client-tooling as the client packages have them.
+    symlinkSync(
+      path.join(REPO, "packages", "client-v3", "node_modules"),
+      path.join(client, "node_modules"),
+      "dir",
+    );
+    execFileSync(process.execPath, [GENERATE_CLIENT], { cwd: client, stdio: ["ignore", "ignore", "pipe"] });
+    const v3Client = path.join(REPO, "packages", "client-v3", "src", "index.js");
+    writeFileSync(
+      path.join(client, "program.ts"),
+      `import { createClient as createV3Client } from ${JSON.stringify(v3Client)};
+import { apiVersion, createClient } from "./src/index.js";
+
+const version: "v4" = apiVersion;
+const v4 = createClient({ baseUrl: "http://127.0.0.1:1" });
+void v4.GET("/v1/end-users", { params: { query: { "page[size]": 2 } } });
+// @ts-expect-error v4 requires page[size]
+void v4.GET("/v1/end-users");
+void createV3Client({ baseUrl: "http://127.0.0.1:1" }).GET("/v1/end-users");
+void version;
+`,
+    );
+    const options = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      types: [],
+    };
+    writeFileSync(
+      path.join(client, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: options, files: ["program.ts"] }),
+    );
+    const output = typeCheck(client);
+    expect(output).toBe("");
+  });
+});
