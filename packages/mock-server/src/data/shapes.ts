@@ -1,10 +1,10 @@
 /**
- * The one place where the sandbox's versions differ: each declared version's response forms, spelt out
- * in full, beside the interface's versioning tables (v1 to v2: rate tiers, applicability conditions,
- * `application_type`, fees and discounts, `is_activated`, `extended_data`, `customer`; v2 to v3: the
- * consent and end-user lists). The views read these flags and never compare version names. A version
- * of the registry (versions.json) with no entry here takes the forms of the nearest version it is
- * based on (`basedOn`); one with nothing declared in its lineage fails at start.
+ * The one place where the sandbox's versions differ: each declared version's response forms (v1 in full,
+ * each later one as its changes), beside the interface's versioning tables (v1 to v2: rate tiers,
+ * applicability conditions, `application_type`, fees and discounts, `is_activated`, `extended_data`,
+ * `customer`; v2 to v3: the consent and end-user lists). The views read these flags and never compare
+ * version names. A version of the registry (versions.json) with no entry here takes the forms of the
+ * nearest version it is based on (`basedOn`); one with nothing declared in its lineage fails at start.
  */
 export interface ResponseShape {
   /** `minimum_value`/`maximum_value` of rate tiers: numbers (v1) or strings (v2 on). */
@@ -27,41 +27,34 @@ export interface ResponseShape {
   consentFields: "snake_case" | "camelCase";
 }
 
-export const RESPONSE_SHAPES: Readonly<Record<string, ResponseShape>> = {
-  v1: {
-    tierBounds: "number",
-    applicabilityConditions: "object",
-    rateApplicationType: false,
-    feeForm: "flat",
-    featureActivation: "boolean",
-    extendedData: "nppPayload",
-    productRateKeys: "camelCase",
-    identityCustomer: true,
-    consentFields: "snake_case",
-  },
-  v2: {
-    tierBounds: "string",
-    applicabilityConditions: "array",
-    rateApplicationType: true,
-    feeForm: "method",
-    featureActivation: "string",
-    extendedData: "npp_payload",
-    productRateKeys: "snake_case",
-    identityCustomer: false,
-    consentFields: "snake_case",
-  },
-  v3: {
-    tierBounds: "string",
-    applicabilityConditions: "array",
-    rateApplicationType: true,
-    feeForm: "method",
-    featureActivation: "string",
-    extendedData: "npp_payload",
-    productRateKeys: "snake_case",
-    identityCustomer: false,
-    consentFields: "camelCase",
-  },
+const V1: ResponseShape = {
+  tierBounds: "number",
+  applicabilityConditions: "object",
+  rateApplicationType: false,
+  feeForm: "flat",
+  featureActivation: "boolean",
+  extendedData: "nppPayload",
+  productRateKeys: "camelCase",
+  identityCustomer: true,
+  consentFields: "snake_case",
 };
+
+// Each later version says only what it changes, as the interface's versioning tables do.
+const V2: ResponseShape = {
+  ...V1,
+  tierBounds: "string",
+  applicabilityConditions: "array",
+  rateApplicationType: true,
+  feeForm: "method",
+  featureActivation: "string",
+  extendedData: "npp_payload",
+  productRateKeys: "snake_case",
+  identityCustomer: false,
+};
+
+const V3: ResponseShape = { ...V2, consentFields: "camelCase" };
+
+export const RESPONSE_SHAPES: Readonly<Record<string, ResponseShape>> = { v1: V1, v2: V2, v3: V3 };
 
 /**
  * The response forms of a version: its own declaration, or that of the nearest version of its lineage
