@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     reporters: ["default", "json"],
+    // Test locations in the report: scripts/count-tests.mjs tells generated rows from single tests.
+    includeTaskLocation: true,
     outputFile: { json: "reports/vitest.json" },
     setupFiles: ["test/setup.ts"],
     // Packs every publishable package once, for all files (see test/pack.ts).

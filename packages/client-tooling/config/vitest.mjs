@@ -8,6 +8,8 @@ export default defineConfig({
     setupFiles: [fileURLToPath(new URL("./vitest-setup.mjs", import.meta.url))],
     typecheck: { include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     reporters: ["default", "json"],
+    // Test locations in the report: scripts/count-tests.mjs tells generated rows from single tests.
+    includeTaskLocation: true,
     outputFile: { json: "reports/vitest.json" },
     testTimeout: 60_000,
   },
