@@ -48,6 +48,13 @@ interface Call {
   isTokenCall: boolean;
 }
 
+/**
+ * The deadline of each 2xx answer handed back unread, kept alive as long as the answer: Node 20
+ * garbage-collects an `AbortSignal.timeout` that only an `AbortSignal.any` refers to, and its timer
+ * with it, and a body that stalls would then never time out.
+ */
+const deadlines = new WeakMap<Response, AbortSignal>();
+
 /** Same-origin redirects of reads followed at most this many times per attempt. */
 const MAX_REDIRECTS = 5;
 
@@ -146,7 +153,17 @@ export function createTransport(config: TransportConfig): (request: Request) => 
         response.body?.cancel().catch(() => {});
         throw error;
       }
-      if (next === undefined) return read(response, call, url, deadline);
+      if (next === undefined) {
+        if (!response.ok) return readError(response, call, url, deadline);
+        // A 2xx answer is handed back unread, its body bounded and still under this attempt's deadline.
+        const answer = bounded(
+          response,
+          config.maxResponseBytes,
+          () => `${call.request.method} ${pathOf(url)}`,
+        );
+        deadlines.set(answer, deadline);
+        return answer;
+      }
       await response.body?.cancel().catch(() => {});
       request = new Request(next, { method: request.method, headers: request.headers });
     }
@@ -198,18 +215,14 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     return target.href;
   }
 
-  /**
-   * A 2xx answer is handed back unread, its body bounded (read later under this attempt's deadline,
-   * which stays on the body). An error answer is read here: the secret is taken out of it.
-   */
-  async function read(
+  /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
+  async function readError(
     response: Response,
     call: Call,
     url: string,
     deadline: AbortSignal,
-  ): Promise<Response | ErrorAnswer> {
+  ): Promise<ErrorAnswer> {
     const what = () => `${call.request.method} ${pathOf(url)}`;
-    if (response.ok) return bounded(response, config.maxResponseBytes, what);
     let errorText: string;
     try {
       errorText = await bounded(response, config.maxResponseBytes, what).text();
@@ -236,9 +249,10 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     if (body !== null && request.headers.get("content-type") === "application/json") {
       request.headers.set("content-type", JSON_MEDIA_TYPE);
     }
-    const filled = withFilledQuery(request.method, request.url);
-    if (filled !== request.url) request = new Request(filled, request);
-    const isTokenCall = request.method === "POST" && request.url === tokenUrl;
+    const url = request.url;
+    const filled = withFilledQuery(request.method, url);
+    if (filled !== url) request = new Request(filled, request);
+    const isTokenCall = request.method === "POST" && filled === tokenUrl;
     const answer = await withRetries({ request, body, isTokenCall });
     return isErrorAnswer(answer) ? toResponse(answer) : answer;
   };
