@@ -156,11 +156,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
       if (next === undefined) {
         if (!response.ok) return readError(response, call, url, deadline);
         // A 2xx answer is handed back unread, its body bounded and still under this attempt's deadline.
-        const answer = bounded(
-          response,
-          config.maxResponseBytes,
-          () => `${call.request.method} ${pathOf(url)}`,
-        );
+        const answer = withSizeLimit(response, call, url);
         deadlines.set(answer, deadline);
         return answer;
       }
@@ -215,6 +211,11 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     return target.href;
   }
 
+  /** The answer with its body bounded by `maxResponseBytes`; the error names the call. */
+  function withSizeLimit(response: Response, call: Call, url: string): Response {
+    return bounded(response, config.maxResponseBytes, () => `${call.request.method} ${pathOf(url)}`);
+  }
+
   /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
   async function readError(
     response: Response,
@@ -222,10 +223,9 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     url: string,
     deadline: AbortSignal,
   ): Promise<ErrorAnswer> {
-    const what = () => `${call.request.method} ${pathOf(url)}`;
     let errorText: string;
     try {
-      errorText = await bounded(response, config.maxResponseBytes, what).text();
+      errorText = await withSizeLimit(response, call, url).text();
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
