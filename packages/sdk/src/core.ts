@@ -1,7 +1,7 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
 import type { Client, ClientOptions } from "openapi-fetch";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
-import { invalidOptions, invalidResponse } from "./errors.js";
+import { bodyReadError, invalidOptions } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { createTransport, type FetchLike } from "./transport.js";
 
@@ -76,12 +76,13 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   };
   if (options.fetch !== undefined && typeof options.fetch !== "function")
     throw invalidOptions("fetch must be a function");
+  const timeoutMs = positive("timeoutMs", options.timeoutMs, 30_000);
   const transport = createTransport({
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     baseUrl,
     clientId,
     headers,
-    timeoutMs: positive("timeoutMs", options.timeoutMs, 30_000),
+    timeoutMs,
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     retry: {
       maxRetries: Math.floor(nonNegative("maxRetries", options.maxRetries, 2)),
@@ -95,7 +96,14 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   // openapi-fetch's documented extension points: the SDK's headers as the client's default headers
   // (a call's own headers win) and the transport as its fetch. (No middleware of the SDK's own: over a
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
-  const client = withTypedParseErrors(definition.createClient({ baseUrl, fetch: transport, headers }));
+  const client = withTypedBodyErrors(
+    definition.createClient({ baseUrl, fetch: transport, headers }),
+    (error, method, path, init) => {
+      // The caller's abort rejects with the caller's reason, whenever it comes.
+      if (init?.signal?.aborted) return init.signal.reason;
+      return bodyReadError(error, method, String(path).split("?")[0] ?? "", timeoutMs, redact);
+    },
+  );
 
   return {
     version,
@@ -112,35 +120,40 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   };
 }
 
-/** The client's methods; each parses an answer's body. */
+/** The client's methods; each reads and parses an answer's body. */
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
+/** What a failure of a client's call becomes (`init` is the call's own). */
+type Typed = (
+  error: unknown,
+  method: string,
+  path: unknown,
+  init?: { signal?: AbortSignal | null },
+) => unknown;
+
 /**
- * openapi-fetch parses a 2xx JSON body itself, and lets JSON.parse's SyntaxError through. The SDK's
- * fetch has read every body already, so a SyntaxError can only be a 2xx body that is not JSON: each
- * method of the client turns it into the SDK's error. Everything else of the client is openapi-fetch's own.
+ * The SDK's fetch hands a 2xx answer back unread; openapi-fetch reads and parses it, and lets a failure
+ * of that read through raw (JSON.parse's SyntaxError, a body cut off, the deadline's TimeoutError).
+ * Each method of the client turns it into the SDK's error. Everything else of the client is openapi-fetch's own.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the untyped engine; Sdk<V> types the client.
-function withTypedParseErrors(client: Client<any>): Client<any> {
-  const typed = (error: unknown, method: string, path: unknown): never => {
-    if (error instanceof SyntaxError) {
-      throw invalidResponse(`${method} ${String(path)} answered 2xx with a body that is not JSON`, error);
-    }
-    throw error;
-  };
+function withTypedBodyErrors(client: Client<any>, typed: Typed): Client<any> {
   const methods = Object.fromEntries(
     METHODS.map((method) => [
       method,
-      (path: never, init: never) => client[method](path, init).catch((error) => typed(error, method, path)),
+      (path: never, init: never) =>
+        client[method](path, init).catch((error) => {
+          throw typed(error, method, path, init);
+        }),
     ]),
   );
   return {
     ...client,
     ...methods,
     request: ((method: string, path: never, init: never) =>
-      client
-        .request(method as never, path, init)
-        .catch((error) => typed(error, method.toUpperCase(), path))) as typeof client.request,
+      client.request(method as never, path, init).catch((error) => {
+        throw typed(error, method.toUpperCase(), path, init);
+      })) as typeof client.request,
   };
 }
 

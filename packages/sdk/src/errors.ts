@@ -207,6 +207,27 @@ export function timeoutError(method: string, url: string, timeoutMs: number): Cd
   return new CdasTimeoutError(`${method} ${pathOf(url)} timed out after ${timeoutMs} ms (its body included)`);
 }
 
+/**
+ * What a failure while a 2xx body is read becomes: the SDK's transport hands such an answer back
+ * unread, and the body is read later (by openapi-fetch, or the token call), still under the attempt's
+ * deadline. A CdasError (the size limit) stays as it is; the caller's abort is the caller's to check.
+ */
+export function bodyReadError(
+  error: unknown,
+  method: string,
+  url: string,
+  timeoutMs: number,
+  redact: (text: string) => string,
+): CdasError {
+  if (isCdasError(error)) return error;
+  if (error instanceof SyntaxError) {
+    return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, error);
+  }
+  // The deadline's signal (`AbortSignal.timeout`) rejects the read with its reason, a TimeoutError.
+  if ((error as Error | null)?.name === "TimeoutError") return timeoutError(method, url, timeoutMs);
+  return connectionError(error, method, url, redact, " while reading the body");
+}
+
 /** Words for the codes a connection fails with (Node, undici, OpenSSL); others are shown as they are. */
 const CAUSES: Record<string, string> = {
   ECONNREFUSED: "connection refused",

@@ -153,21 +153,19 @@ async function* walk(
   }
 }
 
-/** One page through `client.GET`, its body parsed here: a non-2xx page or a body that is not JSON throws. */
+/**
+ * One page through `client.GET`, which parses its JSON (and types a body that is not JSON, as for
+ * every call of the client): a non-2xx page throws.
+ */
 async function getPage(
   context: PaginatorContext,
   schemaPath: string,
   init: RequestInitLike,
 ): Promise<Fetched> {
-  const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "text" });
-  const url = response.url || `${context.baseUrl}${schemaPath}`;
-  if (!response.ok) throw apiErrorFor(response, "GET", url, error);
-  if (typeof data !== "string" || data === "") return { data: undefined, response };
-  try {
-    return { data: JSON.parse(data), response };
-  } catch (cause) {
-    throw invalidResponse(`GET ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
-  }
+  const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "json" });
+  if (!response.ok)
+    throw apiErrorFor(response, "GET", response.url || `${context.baseUrl}${schemaPath}`, error);
+  return { data, response };
 }
 
 function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {

@@ -13,15 +13,17 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** What an attempt ended with: an answer whose body has been read, or the SDK's error. */
-export interface Answer {
+/** An error answer, its body read whole as text with the secret taken out. */
+export interface ErrorAnswer {
   status: number;
   statusText: string;
   headers: Headers;
   url: string;
-  /** A 2xx answer's body as bytes; an error answer's as text, with the secret redacted. */
-  body: Uint8Array<ArrayBuffer> | string;
+  errorText: string;
 }
+
+/** What an attempt ended with: a 2xx answer (its body unread), an error answer, or the SDK's error. */
+export type Outcome = Response | ErrorAnswer | Error;
 
 /** Statuses retried without looking at the body. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -34,17 +36,17 @@ export function shouldRetry(
   policy: RetryPolicy,
   repeatable: boolean,
   retries: number,
-  outcome: Answer | Error,
+  outcome: Outcome,
 ): boolean {
   if (!repeatable || retries >= policy.maxRetries) return false;
   if (outcome instanceof Error)
     return outcome instanceof CdasConnectionError || outcome instanceof CdasTimeoutError;
   if (RETRYABLE_STATUSES.has(outcome.status)) return true;
-  return typeof outcome.body === "string" && isTemporaryBody(outcome.body);
+  return "errorText" in outcome && isTemporaryBody(outcome.errorText);
 }
 
 /** The wait before retry number `retries`: `Retry-After` when valid (capped), backoff otherwise. */
-export function retryDelay(policy: RetryPolicy, retries: number, outcome: Answer | Error): number {
+export function retryDelay(policy: RetryPolicy, retries: number, outcome: Outcome): number {
   const retryAfter =
     outcome instanceof Error ? undefined : parseRetryAfter(outcome.headers.get("retry-after"), Date.now());
   if (retryAfter !== undefined) return Math.min(retryAfter, policy.maxDelayMs);

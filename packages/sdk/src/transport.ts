@@ -1,20 +1,21 @@
 /**
  * The `fetch` given to openapi-fetch: bearer, 401 renewal, retries, deadlines, redirects and the
- * response size limit, and the token call itself. Every answer it hands back has its body read
- * (within `maxResponseBytes` and the deadline) and the secret redacted, so nothing that reads it
- * later can fail on the network or see the secret.
+ * response size limit, and the token call itself. An error answer is read whole and the secret
+ * taken out of it; a 2xx answer is handed back unread, its body bounded by `maxResponseBytes` and
+ * still under the attempt's deadline (the client's method wrappers type a failure while reading it).
  */
 import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
 import {
   apiErrorFor,
+  bodyReadError,
   connectionError,
   invalidResponse,
   isCdasError,
   pathOf,
   timeoutError,
 } from "./errors.js";
-import { type Answer, type RetryPolicy, retryDelay, shouldRetry, sleep } from "./retry.js";
+import { type ErrorAnswer, type Outcome, type RetryPolicy, retryDelay, shouldRetry, sleep } from "./retry.js";
 
 /**
  * The fetch the SDK calls: the standard signature. It receives a Request (with `redirect: "manual"`)
@@ -47,6 +48,13 @@ interface Call {
   isTokenCall: boolean;
 }
 
+/**
+ * The deadline of each 2xx answer handed back unread, kept alive as long as the answer: Node 20
+ * garbage-collects an `AbortSignal.timeout` that only an `AbortSignal.any` refers to, and its timer
+ * with it, and a body that stalls would then never time out.
+ */
+const deadlines = new WeakMap<Response, AbortSignal>();
+
 /** Same-origin redirects of reads followed at most this many times per attempt. */
 const MAX_REDIRECTS = 5;
 
@@ -78,10 +86,16 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     const body = config.tokenBody();
     const request = new Request(tokenUrl, { method: "POST", headers });
     const answer = await withRetries({ request, body, isTokenCall: true });
-    if (typeof answer.body === "string") throw apiErrorFor(answer, "POST", tokenUrl, answer.body);
+    if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText);
+    let text: string;
+    try {
+      text = await answer.text();
+    } catch (error) {
+      throw bodyReadError(error, "POST", tokenUrl, config.timeoutMs, config.redact);
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder().decode(answer.body));
+      parsed = JSON.parse(text);
     } catch {
       // reported below
     }
@@ -91,13 +105,13 @@ export function createTransport(config: TransportConfig): (request: Request) => 
   }
 
   /** The one retry loop, for every call (the token call included), with the 401 renewal. */
-  async function withRetries(call: Call): Promise<Answer> {
+  async function withRetries(call: Call): Promise<Response | ErrorAnswer> {
     const { method, signal } = call.request;
     const repeatable = call.isTokenCall || method === "GET" || method === "HEAD";
     let renewed = false;
     for (let retries = 0; ; ) {
       const token = call.isTokenCall ? undefined : await tokens.get(signal);
-      let outcome: Answer | Error;
+      let outcome: Outcome;
       try {
         outcome = await exchange(call, token);
       } catch (error) {
@@ -105,7 +119,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
         if (signal.aborted || !isCdasError(error)) throw error;
         outcome = error;
       }
-      if (token !== undefined && !renewed && !(outcome instanceof Error) && outcome.status === 401) {
+      if (token !== undefined && !renewed && isErrorAnswer(outcome) && outcome.status === 401) {
         renewed = true;
         tokens.invalidate(token);
         continue;
@@ -119,7 +133,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
   }
 
   /** One attempt under one deadline (`AbortSignal.timeout`), same-origin redirects and the body included. */
-  async function exchange(call: Call, token: string | undefined): Promise<Answer> {
+  async function exchange(call: Call, token: string | undefined): Promise<Response | ErrorAnswer> {
     const deadline = AbortSignal.timeout(config.timeoutMs);
     const signal = AbortSignal.any([call.request.signal, deadline]);
     if (token !== undefined) call.request.headers.set("authorization", `Bearer ${token}`);
@@ -139,7 +153,13 @@ export function createTransport(config: TransportConfig): (request: Request) => 
         response.body?.cancel().catch(() => {});
         throw error;
       }
-      if (next === undefined) return read(response, call, url, deadline);
+      if (next === undefined) {
+        if (!response.ok) return readError(response, call, url, deadline);
+        // A 2xx answer is handed back unread, its body bounded and still under this attempt's deadline.
+        const answer = withSizeLimit(response, call, url);
+        deadlines.set(answer, deadline);
+        return answer;
+      }
       await response.body?.cancel().catch(() => {});
       request = new Request(next, { method: request.method, headers: request.headers });
     }
@@ -191,19 +211,27 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     return target.href;
   }
 
-  async function read(response: Response, call: Call, url: string, deadline: AbortSignal): Promise<Answer> {
-    const { method } = call.request;
-    let bytes: Uint8Array<ArrayBuffer>;
+  /** The answer with its body bounded by `maxResponseBytes`; the error names the call. */
+  function withSizeLimit(response: Response, call: Call, url: string): Response {
+    return bounded(response, config.maxResponseBytes, () => `${call.request.method} ${pathOf(url)}`);
+  }
+
+  /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
+  async function readError(
+    response: Response,
+    call: Call,
+    url: string,
+    deadline: AbortSignal,
+  ): Promise<ErrorAnswer> {
+    let errorText: string;
     try {
-      bytes = await readBody(response, config.maxResponseBytes, () => `${method} ${pathOf(url)}`);
+      errorText = await withSizeLimit(response, call, url).text();
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
-    const { status, statusText, headers } = response;
-    if (response.ok) return { status, statusText, headers, url, body: bytes };
-    // An error answer is handed back (thrown, or as `{ error }`): the secret is taken out of it.
-    const body = config.redact(new TextDecoder().decode(bytes));
-    return { status, statusText, headers: redactHeaders(headers, config.redact), url, body };
+    const { status, statusText } = response;
+    const headers = redactHeaders(response.headers, config.redact);
+    return { status, statusText, headers, url, errorText: config.redact(errorText) };
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
@@ -221,42 +249,43 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     if (body !== null && request.headers.get("content-type") === "application/json") {
       request.headers.set("content-type", JSON_MEDIA_TYPE);
     }
-    const filled = withFilledQuery(request.method, request.url);
-    if (filled !== request.url) request = new Request(filled, request);
-    const isTokenCall = request.method === "POST" && request.url === tokenUrl;
-    return toResponse(await withRetries({ request, body, isTokenCall }));
+    const url = request.url;
+    const filled = withFilledQuery(request.method, url);
+    if (filled !== url) request = new Request(filled, request);
+    const isTokenCall = request.method === "POST" && filled === tokenUrl;
+    const answer = await withRetries({ request, body, isTokenCall });
+    return isErrorAnswer(answer) ? toResponse(answer) : answer;
   };
 }
 
-/** Reads a body whole, counting its decoded bytes: past `limit`, the body is cancelled and the read fails. */
-async function readBody(
-  response: Response,
-  limit: number,
-  what: () => string,
-): Promise<Uint8Array<ArrayBuffer>> {
-  if (response.body === null) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+function isErrorAnswer(outcome: Outcome): outcome is ErrorAnswer {
+  return "errorText" in outcome;
+}
+
+/**
+ * The answer with its body bounded by `limit`, counted once decoded: past it the read fails and the
+ * body is cancelled. A body that cannot exceed the limit is left as it is: a `content-length` within
+ * it and no `content-encoding` (fetch delivers no more than `content-length` and fails a shorter body).
+ */
+function bounded(response: Response, limit: number, what: () => string): Response {
+  const { body, headers } = response;
+  const length = headers.get("content-length");
+  if (body === null || (length !== null && Number(length) <= limit && !headers.has("content-encoding"))) {
+    return response;
+  }
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      throw invalidResponse(
-        `${what()} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+  const limiter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size <= limit) return controller.enqueue(chunk);
+      controller.error(
+        invalidResponse(
+          `${what()} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+        ),
       );
-    }
-    chunks.push(value);
-  }
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return whole;
+    },
+  });
+  return withUrl(new Response(body.pipeThrough(limiter), response), response.url);
 }
 
 function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
@@ -270,11 +299,15 @@ function redactHeaders(headers: Headers, redact: (text: string) => string): Head
   return headers;
 }
 
-/** The Response handed to openapi-fetch: the body already read, the answer's address kept as a fetch's is. */
-function toResponse(answer: Answer): Response {
-  const { status, statusText, headers, body } = answer;
-  const nullBody = status === 204 || status === 205 || status === 304 || body.length === 0;
-  const response = new Response(nullBody ? null : body, { status, statusText, headers });
-  Object.defineProperty(response, "url", { value: answer.url });
+/** The Response handed to openapi-fetch for an error answer: its redacted text. */
+function toResponse(answer: ErrorAnswer): Response {
+  const { status, statusText, headers, errorText } = answer;
+  const nullBody = status === 204 || status === 205 || status === 304 || errorText === "";
+  return withUrl(new Response(nullBody ? null : errorText, { status, statusText, headers }), answer.url);
+}
+
+/** A Response built by the SDK keeps the answer's address, as a fetch's does. */
+function withUrl(response: Response, url: string): Response {
+  Object.defineProperty(response, "url", { value: url });
   return response;
 }

@@ -1,4 +1,6 @@
 import { createServer, type Server } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { isCdasError, parseRetryAfter } from "../src/errors.js";
 import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
@@ -352,5 +354,24 @@ describe("timeouts with the platform fetch over loopback", () => {
       .catch((e: unknown) => e);
     expect(isCdasError(failure)).toBe(true);
     expect(failure).toMatchObject({ code: "timeout" });
+  });
+
+  it("still ends a stalled body when garbage is collected while it is read", async () => {
+    // Node 20 collects an AbortSignal.timeout that only AbortSignal.any refers to, timer included.
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    const client = testSdk(undefined, {
+      baseUrl,
+      allowInsecureLoopback: true,
+      timeoutMs: 300,
+      maxRetries: 0,
+    });
+    const pending = untyped(client.client)
+      .GET("/v1/identity", {})
+      .catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    collectGarbage();
+    collectGarbage();
+    expect(await pending).toMatchObject({ code: "timeout" });
   });
 });
