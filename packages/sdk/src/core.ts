@@ -1,7 +1,7 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
 import type { Client, ClientOptions } from "openapi-fetch";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
-import { bodyReadError, invalidOptions } from "./errors.js";
+import { bodyReadError, invalidOptions, requestNotSent } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { createTransport, type FetchLike } from "./transport.js";
 
@@ -98,10 +98,13 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
   const client = withTypedBodyErrors(
     definition.createClient({ baseUrl, fetch: transport, headers }),
-    (error, method, path, init) => {
+    transport,
+    (error, method, path, init, sent) => {
       // The caller's abort rejects with the caller's reason, whenever it comes.
       if (init?.signal?.aborted) return init.signal.reason;
-      return bodyReadError(error, method, String(path).split("?")[0] ?? "", timeoutMs, redact);
+      const pathOnly = String(path).split("?")[0] ?? "";
+      if (!sent) return requestNotSent(error, method, pathOnly, redact);
+      return bodyReadError(error, method, pathOnly, timeoutMs, redact);
     },
   );
 
@@ -123,37 +126,52 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
 /** The client's methods; each reads and parses an answer's body. */
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
-/** What a failure of a client's call becomes (`init` is the call's own). */
+/** What a failure of a client's call becomes (`init` is the call's own; `sent`: it reached the transport). */
 type Typed = (
   error: unknown,
   method: string,
   path: unknown,
-  init?: { signal?: AbortSignal | null },
+  init: { signal?: AbortSignal | null } | undefined,
+  sent: boolean,
 ) => unknown;
 
 /**
  * The SDK's fetch hands a 2xx answer back unread; openapi-fetch reads and parses it, and lets a failure
- * of that read through raw (JSON.parse's SyntaxError, a body cut off, the deadline's TimeoutError).
- * Each method of the client turns it into the SDK's error. Everything else of the client is openapi-fetch's own.
+ * of that read through raw (JSON.parse's SyntaxError, a body cut off, the deadline's TimeoutError), as it
+ * does a failure to build the request. Each method of the client turns either into the SDK's error; it
+ * gives openapi-fetch a per-call fetch (the transport) only to tell the two apart. Everything else of the
+ * client is openapi-fetch's own.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the untyped engine; Sdk<V> types the client.
-function withTypedBodyErrors(client: Client<any>, typed: Typed): Client<any> {
+function withTypedBodyErrors(
+  // biome-ignore lint/suspicious/noExplicitAny: the untyped engine; Sdk<V> types the client.
+  client: Client<any>,
+  transport: (request: Request) => Promise<Response>,
+  typed: Typed,
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+): Client<any> {
+  const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
+    let sent = false;
+    const fetch = (request: Request) => {
+      sent = true;
+      return transport(request);
+    };
+    return run({ ...(init as object), fetch } as never).catch((error) => {
+      throw typed(error, method, path, init, sent);
+    });
+  };
   const methods = Object.fromEntries(
     METHODS.map((method) => [
       method,
-      (path: never, init: never) =>
-        client[method](path, init).catch((error) => {
-          throw typed(error, method, path, init);
-        }),
+      (path: never, init: never) => call(method, path, init, (withFetch) => client[method](path, withFetch)),
     ]),
   );
   return {
     ...client,
     ...methods,
     request: ((method: string, path: never, init: never) =>
-      client.request(method as never, path, init).catch((error) => {
-        throw typed(error, method.toUpperCase(), path, init);
-      })) as typeof client.request,
+      call(method.toUpperCase(), path, init, (withFetch) =>
+        client.request(method as never, path, withFetch),
+      )) as typeof client.request,
   };
 }
 

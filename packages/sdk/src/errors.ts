@@ -195,6 +195,23 @@ export function invalidOptions(message: string): CdasInvalidOptionsError {
   return new CdasInvalidOptionsError(message);
 }
 
+/**
+ * A call that failed before its request reached the SDK's fetch: openapi-fetch could not build it from
+ * the call's input, or a middleware threw before sending. Nothing went over the wire.
+ */
+export function requestNotSent(
+  error: unknown,
+  method: string,
+  path: string,
+  redact: (text: string) => string,
+): CdasError {
+  if (isCdasError(error)) return error;
+  const reason = redact(error instanceof Error ? error.message : String(error));
+  return new CdasInvalidOptionsError(`${method} ${path}: the request could not be built (${reason})`, {
+    cause: error,
+  });
+}
+
 export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {
   return new CdasInvalidResponseError(message, cause === undefined ? undefined : { cause });
 }

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { CdasApiError, isCdasApiError, isCdasError } from "../src/errors.js";
+import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
 import { CLIENT_ID, json, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 async function pageFailure(answer: () => Response): Promise<unknown> {
@@ -167,6 +167,20 @@ describe("request headers", () => {
     const sent = server.dataCalls()[0]?.url.searchParams;
     expect(sent?.get("client_id")).toBe(CLIENT_ID);
     expect(sent?.get("industry")).toBe("energy");
+  });
+});
+
+describe("a call that cannot be built", () => {
+  it("is the SDK's invalid-options error naming the call, with openapi-fetch's error as cause, and sends nothing", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const client = untyped(testSdk(server.fetch).client);
+    const failure = await client
+      .GET("/v1/accounts", { headers: { "x-note": "line\nbreak" } })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((failure as Error).message).toMatch(/^GET \/v1\/accounts: the request could not be built/);
+    expect((failure as Error).cause).toBeInstanceOf(TypeError);
+    expect(server.calls).toHaveLength(0);
   });
 });
 

@@ -10,8 +10,11 @@ import { browserBundleGzipBytes, describePublishedPackage } from "@cdas/client-t
 import { describe, expect, it } from "vitest";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-/** Regression guard for the SDK's own code, minified and gzipped (dependencies excluded). */
-const OWN_CODE_GZIP_BUDGET_BYTES = 7 * 1024;
+/**
+ * Regression guard for the SDK's own code, minified and gzipped (dependencies excluded): about 7.2 KB
+ * with the error class per kind, redirects, the streamed size limit and prefetch; the bench prints it.
+ */
+const OWN_CODE_GZIP_BUDGET_BYTES = 8 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.
