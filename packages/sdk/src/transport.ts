@@ -58,6 +58,11 @@ const deadlines = new WeakMap<Response, AbortSignal>();
 /** Same-origin redirects of reads followed at most this many times per attempt. */
 const MAX_REDIRECTS = 5;
 
+/**
+ * The transport. It runs past 80 lines as one closure on purpose: its steps (query filling, the token
+ * call, the retry loop, one attempt, redirects, reading an error answer) share the config and the token
+ * source, and each is a short function of its own below.
+ */
 export function createTransport(config: TransportConfig): (request: Request) => Promise<Response> {
   const tokenUrl = `${config.baseUrl}${TOKEN_PATH}`;
   const origin = new URL(config.baseUrl).origin;
