@@ -3,31 +3,17 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
-import { build } from "esbuild";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readClientConfig } from "../lib/bundle.mjs";
+import { browserBundleGzipBytes } from "../lib/bundle-size.mjs";
 
 /** Budget for dist/index.js plus openapi-fetch, minified and gzipped; a regression guard, not a timing. */
 const RUNTIME_GZIP_BUDGET_BYTES = 8 * 1024;
 
-/** Bytes of dist/index.js bundled for a browser (a Node built-in fails the build), minified and gzipped. */
-export async function browserBundleGzipBytes(packageDir: string, external: string[] = []): Promise<number> {
-  const bundled = await build({
-    entryPoints: [join(packageDir, "dist/index.js")],
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    logLevel: "silent",
-    external,
-  });
-  return gzipSync(bundled.outputFiles[0]!.contents, { level: 9 }).length;
-}
+export { browserBundleGzipBytes };
 
 /** What the "ESM and CommonJS builds load" check runs and expects of one package. */
 export interface LoadCheck {

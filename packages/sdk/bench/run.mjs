@@ -10,9 +10,8 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { browserBundleGzipBytes } from "@cdas/client-tooling/bundle-size";
 import { createClient } from "@cdas/client-v2";
-import { build } from "esbuild";
 import { createSdk } from "../dist/index.js";
 
 const only = process.env.BENCH_ONLY;
@@ -252,19 +251,7 @@ async function benchLookahead() {
 // ---------------------------------------------------------------------------------------------
 async function benchSize() {
   const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const gzipBytes = async (external) => {
-    const bundled = await build({
-      entryPoints: [join(packageDir, "dist/index.js")],
-      bundle: true,
-      minify: true,
-      format: "esm",
-      platform: "browser",
-      write: false,
-      logLevel: "silent",
-      external,
-    });
-    return gzipSync(bundled.outputFiles[0].contents, { level: 9 }).length;
-  };
+  const gzipBytes = (external) => browserBundleGzipBytes(packageDir, external);
   const own = await gzipBytes(["openapi-fetch", "@cdas/client-v1", "@cdas/client-v2", "@cdas/client-v3"]);
   const all = await gzipBytes([]);
   console.log(
