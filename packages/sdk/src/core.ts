@@ -3,7 +3,7 @@ import type { Client, ClientOptions } from "openapi-fetch";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, invalidOptions, requestNotSent } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
-import { createTransport, type FetchLike } from "./transport.js";
+import { createTransport, type FetchLike, type Transport } from "./transport.js";
 
 export const SDK_USER_AGENT = "cdas-sdk/0.1.0";
 
@@ -97,7 +97,13 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   // (a call's own headers win) and the transport as its fetch. (No middleware of the SDK's own: over a
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
   const client = withTypedBodyErrors(
-    definition.createClient({ baseUrl, fetch: transport, headers }),
+    // The client's own fetch serves only a user's middleware that calls `options.fetch` itself: its
+    // answer's deadline runs until it fires, as nothing tells when that body has been read.
+    definition.createClient({
+      baseUrl,
+      fetch: (request: Request) => transport(request).then((answer) => answer.response),
+      headers,
+    }),
     transport,
     (error, method, path, init, sent) => {
       // The caller's abort rejects with the caller's reason, whenever it comes.
@@ -126,14 +132,14 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
 /** The client's methods; each reads and parses an answer's body. */
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
+/** What the method wrappers read of a call's own options. */
+interface CallOptions {
+  signal?: AbortSignal | null;
+  parseAs?: string;
+}
+
 /** What a failure of a client's call becomes (`init` is the call's own; `sent`: it reached the transport). */
-type Typed = (
-  error: unknown,
-  method: string,
-  path: unknown,
-  init: { signal?: AbortSignal | null } | undefined,
-  sent: boolean,
-) => unknown;
+type Typed = (error: unknown, method: string, path: unknown, init: CallOptions | undefined, sent: boolean) => unknown;
 
 /**
  * The SDK's fetch hands a 2xx answer back unread; openapi-fetch reads and parses it, and lets a failure
@@ -145,19 +151,32 @@ type Typed = (
 function withTypedBodyErrors(
   // biome-ignore lint/suspicious/noExplicitAny: the untyped engine; Sdk<V> types the client.
   client: Client<any>,
-  transport: (request: Request) => Promise<Response>,
+  transport: Transport,
   typed: Typed,
   // biome-ignore lint/suspicious/noExplicitAny: as above.
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
+    const options = init as CallOptions | undefined;
+    const callerSignal = options?.signal;
     let sent = false;
-    const fetch = (request: Request) => {
+    let settled: (() => void) | undefined;
+    const fetch = async (request: Request) => {
       sent = true;
-      return transport(request);
+      const answer = await transport(request, callerSignal);
+      settled = answer.settled;
+      return answer.response;
     };
-    return run({ ...(init as object), fetch } as never).catch((error) => {
-      throw typed(error, method, path, init, sent);
-    });
+    return run({ ...options, fetch } as never).then(
+      (result) => {
+        // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on.
+        if (options?.parseAs !== "stream") settled?.();
+        return result;
+      },
+      (error) => {
+        settled?.();
+        throw typed(error, method, path, options, sent);
+      },
+    );
   };
   const methods = Object.fromEntries(
     METHODS.map((method) => [

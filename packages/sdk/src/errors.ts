@@ -240,7 +240,7 @@ export function bodyReadError(
   if (error instanceof SyntaxError) {
     return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, error);
   }
-  // The deadline's signal (`AbortSignal.timeout`) rejects the read with its reason, a TimeoutError.
+  // The deadline rejects the read with its reason, a TimeoutError.
   if ((error as Error | null)?.name === "TimeoutError") return timeoutError(method, url, timeoutMs);
   return connectionError(error, method, url, redact, " while reading the body");
 }

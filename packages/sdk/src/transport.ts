@@ -2,7 +2,8 @@
  * The `fetch` given to openapi-fetch: bearer, 401 renewal, retries, deadlines, redirects and the
  * response size limit, and the token call itself. An error answer is read whole and the secret
  * taken out of it; a 2xx answer is handed back unread, its body bounded by `maxResponseBytes` and
- * still under the attempt's deadline (the client's method wrappers type a failure while reading it).
+ * still under the attempt's deadline, which the client's method wrappers end once openapi-fetch has
+ * read it (they also type a failure while reading it).
  */
 import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
@@ -22,6 +23,12 @@ import { type ErrorAnswer, type Outcome, type RetryPolicy, retryDelay, shouldRet
  * and an init whose `signal` carries the deadline and the caller's abort; like every fetch, it must honour it.
  */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The SDK's fetch for openapi-fetch: a call's Request, and the signal the caller gave the call (a
+ * request's own signal follows it; without one the transport does not watch the request's).
+ */
+export type Transport = (request: Request, callerSignal?: AbortSignal | null) => Promise<Answer>;
 
 export interface TransportConfig {
   fetch: FetchLike;
@@ -46,14 +53,43 @@ interface Call {
   body: ArrayBuffer | string | null;
   /** The token call: never a bearer, never a redirect. */
   isTokenCall: boolean;
+  /** The signal the caller gave the call, if any (`request.signal` follows it). */
+  callerSignal: AbortSignal | undefined;
+  /** Ends the deadline of the attempt whose 2xx answer was handed back unread, once it has been read. */
+  endDeadline: () => void;
+}
+
+/** The transport's answer to a call: the response, and `settled()` to call once its body has been read. */
+export interface Answer {
+  response: Response;
+  settled: () => void;
+}
+
+/** One attempt's deadline: `signal` aborts with a TimeoutError `timeoutMs` after the start, unless `end()` came first. */
+interface Deadline {
+  signal: AbortSignal;
+  end: () => void;
 }
 
 /**
- * The deadline of each 2xx answer handed back unread, kept alive as long as the answer: Node 20
- * garbage-collects an `AbortSignal.timeout` that only an `AbortSignal.any` refers to, and its timer
- * with it, and a body that stalls would then never time out.
+ * A timer and a controller, not `AbortSignal.timeout`: on Node 20 each of those costs about 8 µs (a
+ * weak timer and a finalizer that run until the timeout fires, even once the call is long over), as
+ * much as all the rest of a call's overhead on a socket; and one referenced only by an
+ * `AbortSignal.any` is garbage-collected with its timer, so a stalled body would never time out. This
+ * timer holds its controller until it fires or the attempt ends.
  */
-const deadlines = new WeakMap<Response, AbortSignal>();
+function startDeadline(timeoutMs: number): Deadline {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("The operation timed out.", "TimeoutError")),
+    timeoutMs,
+  );
+  // A deadline never keeps the process alive (Node and Bun; Deno's timers are numbers).
+  (timer as { unref?: () => void }).unref?.();
+  return { signal: controller.signal, end: () => clearTimeout(timer) };
+}
+
+const nothingToEnd = () => {};
 
 /** Same-origin redirects of reads followed at most this many times per attempt. */
 const MAX_REDIRECTS = 5;
@@ -63,7 +99,7 @@ const MAX_REDIRECTS = 5;
  * call, the retry loop, one attempt, redirects, reading an error answer) share the config and the token
  * source, and each is a short function of its own below.
  */
-export function createTransport(config: TransportConfig): (request: Request) => Promise<Response> {
+export function createTransport(config: TransportConfig): Transport {
   const tokenUrl = `${config.baseUrl}${TOKEN_PATH}`;
   const origin = new URL(config.baseUrl).origin;
   const tokens = createTokenSource(issueToken);
@@ -90,13 +126,16 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     headers.set("content-type", JSON_MEDIA_TYPE);
     const body = config.tokenBody();
     const request = new Request(tokenUrl, { method: "POST", headers });
-    const answer = await withRetries({ request, body, isTokenCall: true });
+    const call: Call = { request, body, isTokenCall: true, callerSignal: undefined, endDeadline: nothingToEnd };
+    const answer = await withRetries(call);
     if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText);
     let text: string;
     try {
       text = await answer.text();
     } catch (error) {
       throw bodyReadError(error, "POST", tokenUrl, config.timeoutMs, config.redact);
+    } finally {
+      call.endDeadline();
     }
     let parsed: unknown;
     try {
@@ -137,36 +176,44 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     }
   }
 
-  /** One attempt under one deadline (`AbortSignal.timeout`), same-origin redirects and the body included. */
+  /**
+   * One attempt under one deadline, same-origin redirects included. The deadline ends here unless the
+   * answer is a 2xx handed back unread: then it runs on while the body is read (`call.endDeadline`).
+   */
   async function exchange(call: Call, token: string | undefined): Promise<Response | ErrorAnswer> {
-    const deadline = AbortSignal.timeout(config.timeoutMs);
-    const signal = AbortSignal.any([call.request.signal, deadline]);
+    const deadline = startDeadline(config.timeoutMs);
+    // Without a signal of the caller's, the request's own can never abort: `any` (dear on Node 20) is skipped.
+    const signal = call.callerSignal ? AbortSignal.any([call.request.signal, deadline.signal]) : deadline.signal;
     if (token !== undefined) call.request.headers.set("authorization", `Bearer ${token}`);
     let request = call.body === null ? call.request : new Request(call.request, { body: call.body });
-    for (let redirects = 0; ; redirects++) {
-      const url = request.url;
-      let response: Response;
-      try {
-        response = await config.fetch(request, { signal, redirect: "manual" });
-      } catch (error) {
-        throw failure(error, call, url, deadline);
+    let handedBack = false;
+    try {
+      for (let redirects = 0; ; redirects++) {
+        const url = request.url;
+        let response: Response;
+        try {
+          response = await config.fetch(request, { signal, redirect: "manual" });
+        } catch (error) {
+          throw failure(error, call, url, deadline.signal);
+        }
+        let next: string | undefined;
+        try {
+          next = redirectTarget(response, call, url, redirects);
+        } catch (error) {
+          response.body?.cancel().catch(() => {});
+          throw error;
+        }
+        if (next === undefined) {
+          if (!response.ok) return await readError(response, call, url, deadline.signal);
+          handedBack = true;
+          call.endDeadline = deadline.end;
+          return withSizeLimit(response, call, url);
+        }
+        await response.body?.cancel().catch(() => {});
+        request = new Request(next, { method: request.method, headers: request.headers });
       }
-      let next: string | undefined;
-      try {
-        next = redirectTarget(response, call, url, redirects);
-      } catch (error) {
-        response.body?.cancel().catch(() => {});
-        throw error;
-      }
-      if (next === undefined) {
-        if (!response.ok) return readError(response, call, url, deadline);
-        // A 2xx answer is handed back unread, its body bounded and still under this attempt's deadline.
-        const answer = withSizeLimit(response, call, url);
-        deadlines.set(answer, deadline);
-        return answer;
-      }
-      await response.body?.cancel().catch(() => {});
-      request = new Request(next, { method: request.method, headers: request.headers });
+    } finally {
+      if (!handedBack) deadline.end();
     }
   }
 
@@ -248,7 +295,7 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     return connectionError(error, method, url, config.redact, during);
   }
 
-  return async (request) => {
+  return async (request, callerSignal) => {
     const body = request.body === null ? null : await request.arrayBuffer();
     // openapi-fetch's JSON media type, with the charset the interface writes.
     if (body !== null && request.headers.get("content-type") === "application/json") {
@@ -258,8 +305,16 @@ export function createTransport(config: TransportConfig): (request: Request) => 
     const filled = withFilledQuery(request.method, url);
     if (filled !== url) request = new Request(filled, request);
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
-    const answer = await withRetries({ request, body, isTokenCall });
-    return isErrorAnswer(answer) ? toResponse(answer) : answer;
+    const call: Call = {
+      request,
+      body,
+      isTokenCall,
+      callerSignal: callerSignal ?? undefined,
+      endDeadline: nothingToEnd,
+    };
+    const answer = await withRetries(call);
+    if (isErrorAnswer(answer)) return { response: toResponse(answer), settled: nothingToEnd };
+    return { response: answer, settled: call.endDeadline };
   };
 }
 

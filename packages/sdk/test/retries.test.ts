@@ -211,6 +211,37 @@ describe("timeouts", () => {
   });
 });
 
+describe("each attempt's deadline ends with it", () => {
+  const pastTheDeadline = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+  it("ends once openapi-fetch has read a 2xx answer, an error answer or a failed body", async () => {
+    const answers = [
+      () => json({ data: ["ok"] }),
+      () => json({ error: "not_found" }, { status: 404 }),
+      () => new Response("{not json", { headers: { "content-type": "application/json" } }),
+    ];
+    const server = scriptedFetch(() => (answers.shift() ?? answers[0])?.() ?? json({}));
+    const client = untyped(testSdk(server.fetch, { timeoutMs: 30, maxRetries: 0 }).client);
+    expect(await client.GET("/v1/accounts", {})).toMatchObject({ data: { data: ["ok"] } });
+    expect(await client.GET("/v1/accounts", {})).toMatchObject({ error: { error: "not_found" } });
+    expect(await client.GET("/v1/accounts", {}).catch((e: unknown) => e)).toMatchObject({
+      code: "invalid_response",
+    });
+    await pastTheDeadline();
+    // A deadline that fired after its call was over would abort the signal the fetch was given.
+    expect(server.dataCalls().map((call) => call.signal?.aborted)).toEqual([false, false, false]);
+  });
+
+  it("runs on while a body asked for as a stream is unread", async () => {
+    const server = scriptedFetch(() => json({ data: ["ok"] }));
+    const client = untyped(testSdk(server.fetch, { timeoutMs: 30, maxRetries: 0 }).client);
+    const { data } = await client.GET("/v1/accounts", { parseAs: "stream" });
+    expect(data).toBeInstanceOf(ReadableStream);
+    await pastTheDeadline();
+    expect(server.dataCalls()[0]?.signal?.reason).toMatchObject({ name: "TimeoutError" });
+  });
+});
+
 describe("timeouts of concurrent and token calls", () => {
   it("a timed-out call does not abort a concurrent one", async () => {
     let calls = 0;
@@ -357,7 +388,8 @@ describe("timeouts with the platform fetch over loopback", () => {
   });
 
   it("still ends a stalled body when garbage is collected while it is read", async () => {
-    // Node 20 collects an AbortSignal.timeout that only AbortSignal.any refers to, timer included.
+    // Node 20 collects an AbortSignal.timeout that only AbortSignal.any refers to, timer included:
+    // the deadline's timer must hold its signal while the body is read.
     setFlagsFromString("--expose-gc");
     const collectGarbage = runInNewContext("gc") as () => void;
     const client = testSdk(undefined, {
