@@ -3,7 +3,7 @@ import type { Client, ClientOptions } from "openapi-fetch";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, invalidOptions, requestNotSent } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
-import { createTransport, type FetchLike, type Transport } from "./transport.js";
+import { createTransport, type FetchLike, newCallContext, type Transport } from "./transport.js";
 
 export const SDK_USER_AGENT = "cdas-sdk/0.1.0";
 
@@ -101,7 +101,7 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
     // answer's deadline runs until it fires, as nothing tells when that body has been read.
     definition.createClient({
       baseUrl,
-      fetch: (request: Request) => transport(request).then((answer) => answer.response),
+      fetch: (request: Request) => transport(request),
       headers,
     }),
     transport,
@@ -139,7 +139,13 @@ interface CallOptions {
 }
 
 /** What a failure of a client's call becomes (`init` is the call's own; `sent`: it reached the transport). */
-type Typed = (error: unknown, method: string, path: unknown, init: CallOptions | undefined, sent: boolean) => unknown;
+type Typed = (
+  error: unknown,
+  method: string,
+  path: unknown,
+  init: CallOptions | undefined,
+  sent: boolean,
+) => unknown;
 
 /**
  * The SDK's fetch hands a 2xx answer back unread; openapi-fetch reads and parses it, and lets a failure
@@ -157,24 +163,17 @@ function withTypedBodyErrors(
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
     const options = init as CallOptions | undefined;
-    const callerSignal = options?.signal;
-    let sent = false;
-    let settled: (() => void) | undefined;
-    const fetch = async (request: Request) => {
-      sent = true;
-      const answer = await transport(request, callerSignal);
-      settled = answer.settled;
-      return answer.response;
-    };
+    const context = newCallContext(options?.signal);
+    const fetch = (request: Request) => transport(request, context);
     return run({ ...options, fetch } as never).then(
       (result) => {
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on.
-        if (options?.parseAs !== "stream") settled?.();
+        if (options?.parseAs !== "stream") context.endDeadline();
         return result;
       },
       (error) => {
-        settled?.();
-        throw typed(error, method, path, options, sent);
+        context.endDeadline();
+        throw typed(error, method, path, options, context.sent);
       },
     );
   };
