@@ -119,9 +119,10 @@ async function* walk(
   if (maxPages <= 0 || remaining <= 0) return;
   const seen = new SeenPages();
   const pageUrl = `${context.baseUrl}${path}`;
-  // Ends a request still in flight (a prefetched page) when the loop is left early.
-  const stop = new AbortController();
-  const signal = init.signal ? AbortSignal.any([init.signal, stop.signal]) : stop.signal;
+  // Ends a prefetched page still in flight when the loop is left early (without prefetch none can be).
+  const stop = options.prefetch ? new AbortController() : undefined;
+  const signal =
+    stop && init.signal ? AbortSignal.any([init.signal, stop.signal]) : (stop?.signal ?? init.signal);
   const firstInit = { ...withPageSize(init, spec, options.pageSize), signal };
   // A link is followed exactly as written (its query included), with the caller's headers.
   const linkInit = { headers: init.headers, params: { header: init.params?.header }, signal };
@@ -149,7 +150,7 @@ async function* walk(
     }
   } finally {
     if (pending !== undefined)
-      stop.abort(new DOMException("The walk ended before this page was used", "AbortError"));
+      stop?.abort(new DOMException("The walk ended before this page was used", "AbortError"));
   }
 }
 
