@@ -1,11 +1,13 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
 import type { Client, ClientOptions } from "openapi-fetch";
+import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, invalidOptions, requestNotSent } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { createTransport, type FetchLike, newCallContext, type Transport } from "./transport.js";
 
-export const SDK_USER_AGENT = "cdas-sdk/0.1.0";
+/** `cdas-sdk/<version of this package>`, the version read from package.json when the SDK is built. */
+export const SDK_USER_AGENT = `cdas-sdk/${version}`;
 
 /** Default of `maxResponseBytes`: 32 MiB, room for a page of 1,000 detailed records many times over. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

@@ -2,6 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
 import { CLIENT_ID, json, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import { version } from "../package.json";
 
 async function pageFailure(answer: () => Response): Promise<unknown> {
   return testSdk(scriptedFetch(answer).fetch)
@@ -121,7 +122,7 @@ describe("request headers", () => {
     for (const call of [token, read, write]) {
       expect(call?.headers.get("x-platform-version")).toBe("v3");
       expect(call?.headers.get("accept")).toBe("application/json; charset=UTF-8");
-      expect(call?.headers.get("user-agent")).toBe("cdas-sdk/0.1.0 my-app/2.0");
+      expect(call?.headers.get("user-agent")).toBe(`cdas-sdk/${version} my-app/2.0`);
     }
     expect(read?.headers.get("content-type")).toBeNull();
     expect(write?.headers.get("content-type")).toBe("application/json; charset=UTF-8");
@@ -139,7 +140,7 @@ describe("request headers", () => {
     expect(Object.fromEntries(calls[0]?.headers ?? [])).toEqual({
       accept: "application/json",
       authorization: "Bearer tok_1",
-      "user-agent": "cdas-sdk/0.1.0",
+      "user-agent": `cdas-sdk/${version}`,
       "x-platform-version": "v2",
       "x-trace": "t-1",
     });
@@ -154,7 +155,7 @@ describe("request headers", () => {
     expect(Object.fromEntries(calls[4]?.headers ?? [])).toEqual({
       accept: "application/json; charset=UTF-8",
       authorization: "Bearer tok_2",
-      "user-agent": "cdas-sdk/0.1.0",
+      "user-agent": `cdas-sdk/${version}`,
       "x-platform-version": "v2",
     });
   });

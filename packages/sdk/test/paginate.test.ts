@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { isCdasApiError, isCdasError } from "../src/errors.js";
 import { json, type RecordedRequest, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import { version } from "../package.json";
 
 /** Serves `pages` of a collection; `link(n, request)` makes the next link of page n (1-based). */
 function pagedServer(
@@ -231,7 +232,7 @@ describe("requests of followed links", () => {
     for (const call of [first, second]) {
       expect(call?.headers.get("x-platform-version")).toBe("v1");
       expect(call?.headers.get("authorization")).toBe("Bearer tok_1");
-      expect(call?.headers.get("user-agent")).toBe("cdas-sdk/0.1.0 walker/1");
+      expect(call?.headers.get("user-agent")).toBe(`cdas-sdk/${version} walker/1`);
       expect(call?.headers.get("x-trace")).toBe("t-1");
       expect(call?.headers.get("accept")).toBe("application/json; charset=UTF-8");
     }
