@@ -1,8 +1,8 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { version } from "../package.json";
 import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
 import { CLIENT_ID, json, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
-import { version } from "../package.json";
 
 async function pageFailure(answer: () => Response): Promise<unknown> {
   return testSdk(scriptedFetch(answer).fetch)

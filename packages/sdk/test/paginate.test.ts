@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { version } from "../package.json";
 import { isCdasApiError, isCdasError } from "../src/errors.js";
 import { json, type RecordedRequest, scriptedFetch, testSdk, untyped } from "./helpers.js";
-import { version } from "../package.json";
 
 /** Serves `pages` of a collection; `link(n, request)` makes the next link of page n (1-based). */
 function pagedServer(
