@@ -50,7 +50,14 @@ function workspaceDirs(): string[] {
  */
 function copyWorkspace(): string {
   const copy = mkdtempSync(join(tmpdir(), "cdas-release-"));
-  for (const file of ["package.json", "pnpm-workspace.yaml", ".changeset"])
+  // The LICENSE and the script that copies it into each package when it is packed (its `prepack`).
+  for (const file of [
+    "package.json",
+    "pnpm-workspace.yaml",
+    ".changeset",
+    "LICENSE",
+    "scripts/copy-license.mjs",
+  ])
     cpSync(join(ROOT, file), join(copy, file), { recursive: true });
   // The changelog generator is resolved from the copy: the workspace's own install serves it.
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
@@ -125,8 +132,14 @@ describe("first release", () => {
       expect(output).toContain(`${name}@${FIRST_RELEASE}`);
       expect(files).toContain("package.json");
       expect(files).toContain("README.md");
+      expect(files).toContain("LICENSE");
+      expect(readFileSync(join(copy, dir, "LICENSE"), "utf8")).toBe(
+        readFileSync(join(ROOT, "LICENSE"), "utf8"),
+      );
       expect(
-        files.filter((file) => !/^(dist\/|bin\/|package\.json$|README\.md$|CHANGELOG\.md$)/.test(file)),
+        files.filter(
+          (file) => !/^(dist\/|bin\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(file),
+        ),
       ).toEqual([]);
     },
   );
