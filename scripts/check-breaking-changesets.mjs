@@ -8,12 +8,12 @@
 // the version's name, in any form `pnpm spec:diff` reads: `origin/main:{version}` (the base branch's
 // sources), `{version}` (this tree, the default <to>) or a bundle file. Prints each version's breaking changes (Markdown).
 // Exit codes: 0 covered or nothing breaking, 1 a major changeset is missing, 2 usage or input error.
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { readRegistry } from "../spec/registry/index.js";
+import { parseRegistry, readRegistry } from "../spec/registry/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The versions of this tree's registry (spec/versions.json). */
@@ -46,6 +46,23 @@ export function missingMajors(breakingVersions, bumps) {
   return [...needed].filter((name) => bumps.get(name) !== "major").sort();
 }
 
+/**
+ * Whether the `from` side has `version` at all: a version it lacks is new in this change, with
+ * nothing to break. `<rev>:{version}` asks that revision's registry; a file template, whether the file exists.
+ */
+export function fromHasVersion(fromTemplate, version) {
+  const revision = /^(.+):\{version\}$/.exec(fromTemplate)?.[1];
+  if (revision !== undefined) {
+    const registry = execFileSync("git", ["show", `${revision}:spec/versions.json`], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    return parseRegistry(JSON.parse(registry), `${revision}:spec/versions.json`).versions.includes(version);
+  }
+  if (fromTemplate === "{version}") return true;
+  return existsSync(fromTemplate.replaceAll("{version}", version));
+}
+
 /** Runs spec:diff for one version: true when it reports a breaking change. */
 function isBreaking(from, to, version) {
   const result = spawnSync(
@@ -76,7 +93,12 @@ function main() {
     return 2;
   }
   const fill = (template, version) => template.replaceAll("{version}", version);
-  const breaking = VERSIONS.filter((version) =>
+  const compared = VERSIONS.filter((version) => {
+    if (fromHasVersion(fromTemplate, version)) return true;
+    console.log(`${version} is new in this change: nothing of it can break.`);
+    return false;
+  });
+  const breaking = compared.filter((version) =>
     isBreaking(fill(fromTemplate, version), fill(toTemplate, version), version),
   );
   const missing = missingMajors(breaking, pendingBumps(values.changesets));

@@ -172,6 +172,36 @@ describe("breaking spec changes need a major changeset (scripts/check-breaking-c
     expect(result.status).toBe(0);
   });
 
+  it("passes a change that adds a version: the base has nothing of it to break", () => {
+    const base = join(dir, "base");
+    mkdirSync(base, { recursive: true });
+    for (const version of ["v1", "v2"])
+      cpSync(join(ROOT, `spec/dist/${version}.json`), join(base, `${version}.json`));
+    const result = spawnSync(
+      process.execPath,
+      [script, join(base, "{version}.json"), unchanged, "--changesets", changesets],
+      { encoding: "utf8" },
+    );
+    expect(result.stdout).toContain("v3 is new in this change: nothing of it can break.");
+    expect(result.stdout).toContain("No breaking spec change.");
+    expect(result.status).toBe(0);
+  });
+
+  it("asks a git revision's own registry which versions it has", () => {
+    const probe = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { fromHasVersion } from ${JSON.stringify(script)};
+         console.log(JSON.stringify(["v1", "v99"].map((v) => fromHasVersion("HEAD:{version}", v))));`,
+      ],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    expect(probe.stderr).toBe("");
+    expect(JSON.parse(probe.stdout)).toEqual([true, false]);
+  });
+
   it("fails a breaking change without a major changeset, naming the packages", () => {
     writeFileSync(
       join(changesets, "minor.md"),
