@@ -2,9 +2,15 @@
 import type { Client, ClientOptions } from "openapi-fetch";
 import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
-import { bodyReadError, invalidOptions, requestNotSent } from "./errors.js";
+import { bodyReadError, failedInCallersCode, invalidOptions } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
-import { createTransport, type FetchLike, newCallContext, type Transport } from "./transport.js";
+import {
+  type CallContext,
+  createTransport,
+  type FetchLike,
+  newCallContext,
+  type Transport,
+} from "./transport.js";
 
 /** `cdas-sdk/<version of this package>`, the version read from package.json when the SDK is built. */
 export const SDK_USER_AGENT = `cdas-sdk/${version}`;
@@ -107,11 +113,14 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
       headers,
     }),
     transport,
-    (error, method, path, init, sent) => {
+    (error, method, path, init, context) => {
       // The caller's abort rejects with the caller's reason, whenever it comes.
       if (init?.signal?.aborted) return init.signal.reason;
       const pathOnly = String(path).split("?")[0] ?? "";
-      if (!sent) return requestNotSent(error, method, pathOnly, redact);
+      if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, false);
+      // Answered and its body untouched: the failure came between the two, from a middleware.
+      if (context.answer?.bodyUsed === false)
+        return failedInCallersCode(error, method, pathOnly, redact, true);
       return bodyReadError(error, method, pathOnly, timeoutMs, redact);
     },
   );
@@ -140,13 +149,13 @@ interface CallOptions {
   parseAs?: string;
 }
 
-/** What a failure of a client's call becomes (`init` is the call's own; `sent`: it reached the transport). */
+/** What a failure of a client's call becomes (`init` is the call's own; `context`, what the transport saw of it). */
 type Typed = (
   error: unknown,
   method: string,
   path: unknown,
   init: CallOptions | undefined,
-  sent: boolean,
+  context: CallContext,
 ) => unknown;
 
 /**
@@ -175,7 +184,7 @@ function withTypedBodyErrors(
       },
       (error) => {
         context.endDeadline();
-        throw typed(error, method, path, options, context.sent);
+        throw typed(error, method, path, options, context);
       },
     );
   };

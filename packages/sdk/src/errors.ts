@@ -196,20 +196,21 @@ export function invalidOptions(message: string): CdasInvalidOptionsError {
 }
 
 /**
- * A call that failed before its request reached the SDK's fetch: openapi-fetch could not build it from
- * the call's input, or a middleware threw before sending. Nothing went over the wire.
+ * A call that failed in the caller's own input or code, not on the wire: before its request reached
+ * the SDK's fetch (openapi-fetch could not build it, or a middleware's `onRequest` threw; nothing was
+ * sent), or once answered, before openapi-fetch read the body (a middleware's `onResponse` threw).
  */
-export function requestNotSent(
+export function failedInCallersCode(
   error: unknown,
   method: string,
   path: string,
   redact: (text: string) => string,
+  answered: boolean,
 ): CdasError {
   if (isCdasError(error)) return error;
   const reason = redact(error instanceof Error ? error.message : String(error));
-  return new CdasInvalidOptionsError(`${method} ${path}: the request could not be built (${reason})`, {
-    cause: error,
-  });
+  const what = answered ? "a middleware threw on the answer" : "the request could not be built";
+  return new CdasInvalidOptionsError(`${method} ${path}: ${what} (${reason})`, { cause: error });
 }
 
 export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {

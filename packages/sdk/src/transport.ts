@@ -33,6 +33,8 @@ export interface CallContext {
   readonly callerSignal: AbortSignal | undefined;
   /** Set when the request reaches the transport: a failure before that was never sent. */
   sent: boolean;
+  /** The response handed back to openapi-fetch: a failure while its body is still unread is not the wire's. */
+  answer: Response | undefined;
   /** Ends the deadline of a 2xx answer handed back unread; called once its body has been read. */
   endDeadline: () => void;
 }
@@ -41,7 +43,12 @@ const nothingToEnd = () => {};
 
 /** A context of a call's own, for a caller that does not share one (the token call, a middleware's own fetch). */
 export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
-  return { callerSignal: callerSignal ?? undefined, sent: false, endDeadline: nothingToEnd };
+  return {
+    callerSignal: callerSignal ?? undefined,
+    sent: false,
+    answer: undefined,
+    endDeadline: nothingToEnd,
+  };
 }
 
 export interface TransportConfig {
@@ -311,7 +318,8 @@ export function createTransport(config: TransportConfig): Transport {
     if (filled !== url) request = new Request(filled, request);
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
     const answer = await withRetries({ request, body, isTokenCall, context });
-    return isErrorAnswer(answer) ? toResponse(answer) : answer;
+    context.answer = isErrorAnswer(answer) ? toResponse(answer) : answer;
+    return context.answer;
   };
 }
 

@@ -327,4 +327,24 @@ describe("middleware of the user's (sdk.client.use)", () => {
     ]);
     expect(statuses).toEqual([200, 200, 200]);
   });
+
+  it("that throws on the answer fails the call as the caller's code, not as the connection", async () => {
+    const server = scriptedFetch(() => json({ data: [1] }));
+    const sdk = testSdk(server.fetch);
+    const thrown = new Error("audit log unavailable");
+    sdk.client.use({
+      onResponse() {
+        throw thrown;
+      },
+    });
+    const failure = await untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      name: "CdasInvalidOptionsError",
+      message: "GET /v1/accounts: a middleware threw on the answer (audit log unavailable)",
+      cause: thrown,
+    });
+    expect(server.dataCalls()).toHaveLength(1);
+  });
 });
