@@ -135,7 +135,7 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
       if (!spec) throw invalidOptions(`${path} is not a list operation of ${version}`);
       const get = (schemaPath: string, pageInit: unknown) =>
         client.GET(schemaPath as never, pageInit as never);
-      return createPaginator({ get, baseUrl }, path, spec, init as never, paginateOptions);
+      return createPaginator({ get, baseUrl, redact }, path, spec, init as never, paginateOptions);
     },
   };
 }

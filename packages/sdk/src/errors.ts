@@ -30,6 +30,17 @@ Object.defineProperty(CdasError.prototype, ERROR_BRAND, { value: true });
 export class CdasConnectionError extends CdasError {
   override name = "CdasConnectionError";
   override readonly code = "network";
+  /** Whether trying again may help: not for a certificate or protocol failure. */
+  readonly retryable: boolean;
+
+  constructor(message: string, options: { cause: unknown; retryable: boolean }) {
+    super(message, { cause: options.cause });
+    this.retryable = options.retryable;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryable: this.retryable };
+  }
 }
 
 /** An attempt (answer and body) took longer than `timeoutMs`. */
@@ -164,19 +175,23 @@ export function isCdasApiError(value: unknown): value is CdasApiError {
 // Building errors from what the transport and the paginator meet
 // ---------------------------------------------------------------------------------------------
 
-/** The error of a non-2xx answer, of the class of its status; `body` is parsed JSON or raw text. */
+/**
+ * The error of a non-2xx answer, of the class of its status; `body` is parsed JSON or raw text (the
+ * secret already taken out); `url` has it taken out here (a caller may have put it in a query).
+ */
 export function apiErrorFor(
   answer: { status: number; headers: Headers },
   method: string,
   url: string,
   body: unknown,
+  redact: (text: string) => string,
 ): CdasApiError {
   const text = typeof body === "string" ? body : undefined;
   const parsed = text === undefined ? { body } : parseErrorText(text);
   const init: CdasApiErrorInit = {
     status: answer.status,
     method,
-    url,
+    url: redact(url),
     body: parsed.body,
     rawBody: parsed.rawBody,
     retryAfterMs: parseRetryAfter(answer.headers.get("retry-after"), Date.now()),
@@ -210,7 +225,9 @@ export function failedInCallersCode(
   if (isCdasError(error)) return error;
   const reason = redact(error instanceof Error ? error.message : String(error));
   const what = answered ? "a middleware threw on the answer" : "the request could not be built";
-  return new CdasInvalidOptionsError(`${method} ${path}: ${what} (${reason})`, { cause: error });
+  return new CdasInvalidOptionsError(`${method} ${path}: ${what} (${reason})`, {
+    cause: withoutSecret(error, redact),
+  });
 }
 
 export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {
@@ -239,7 +256,9 @@ export function bodyReadError(
 ): CdasError {
   if (isCdasError(error)) return error;
   if (error instanceof SyntaxError) {
-    return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, error);
+    // JSON.parse quotes the body in its message.
+    const cause = withoutSecret(error, redact);
+    return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
   if ((error as Error | null)?.name === "TimeoutError") return timeoutError(method, url, timeoutMs);
@@ -262,6 +281,19 @@ const CAUSES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: "certificate does not name this host",
   ERR_SSL_WRONG_VERSION_NUMBER: "TLS handshake failed (a plain-http port?)",
 };
+
+/** Codes that trying again cannot cure: the certificate or the protocol is wrong, not the moment. */
+const LASTING = new Set([
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "CERT_HAS_EXPIRED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+]);
+
+/** What to do about a certificate not trusted: it names the README's section. */
+const TRUST_HINT = "; to trust a private CA, see the SDK README's “Trusting a private CA”";
 
 /**
  * A failure of the connection, named by the deepest code in its cause chain (`connection refused
@@ -287,9 +319,21 @@ export function connectionError(
         ? error.message
         : String(error)
       : `${CAUSES[code] ?? (coded as Error).message ?? "failed"} (${code})`;
-  return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}`), {
+  const hint = CAUSES[code ?? ""] === "certificate not trusted" ? TRUST_HINT : "";
+  return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}${hint}`), {
     cause: redactedCopy(error, redact, 8),
+    retryable: code === undefined || !LASTING.has(code),
   });
+}
+
+/** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
+function withoutSecret(error: unknown, redact: (text: string) => string): unknown {
+  for (let link = error, depth = 0; link !== undefined && link !== null && depth < 8; depth++) {
+    const text = link instanceof Error ? `${link.message}\n${link.stack ?? ""}` : String(link);
+    if (redact(text) !== text) return redactedCopy(error, redact, 8);
+    link = (link as { cause?: unknown }).cause;
+  }
+  return error;
 }
 
 /** A copy of an error and its causes with the secret removed from every message (codes kept). */

@@ -57,6 +57,8 @@ export interface PaginatorContext {
   /** `client.GET` of the SDK's client. */
   get: GetFunction;
   baseUrl: string;
+  /** Removes the client secret from text handed back (a failed page's address). */
+  redact: (text: string) => string;
 }
 
 export function createPaginator(
@@ -165,7 +167,13 @@ async function getPage(
 ): Promise<Fetched> {
   const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "json" });
   if (!response.ok)
-    throw apiErrorFor(response, "GET", response.url || `${context.baseUrl}${schemaPath}`, error);
+    throw apiErrorFor(
+      response,
+      "GET",
+      response.url || `${context.baseUrl}${schemaPath}`,
+      error,
+      context.redact,
+    );
   return { data, response };
 }
 

@@ -30,7 +30,8 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /**
  * Whether to try again after `outcome`: only calls that may be repeated (reads and the token call),
- * within `maxRetries`; network failures, timeouts, 429/502/503/504 and error bodies with `temporary: true`.
+ * within `maxRetries`; network failures (not a certificate or protocol one), timeouts, 429/502/503/504 and
+ * error bodies with `temporary: true`.
  */
 export function shouldRetry(
   policy: RetryPolicy,
@@ -40,7 +41,7 @@ export function shouldRetry(
 ): boolean {
   if (!repeatable || retries >= policy.maxRetries) return false;
   if (outcome instanceof Error)
-    return outcome instanceof CdasConnectionError || outcome instanceof CdasTimeoutError;
+    return outcome instanceof CdasConnectionError ? outcome.retryable : outcome instanceof CdasTimeoutError;
   if (RETRYABLE_STATUSES.has(outcome.status)) return true;
   return "errorText" in outcome && isTemporaryBody(outcome.errorText);
 }

@@ -138,7 +138,7 @@ export function createTransport(config: TransportConfig): Transport {
     const request = new Request(tokenUrl, { method: "POST", headers });
     const call: Call = { request, body, isTokenCall: true, context: newCallContext() };
     const answer = await withRetries(call);
-    if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText);
+    if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact);
     let text: string;
     try {
       text = await answer.text();

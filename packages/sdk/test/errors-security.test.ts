@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { version } from "../package.json";
 import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
-import { CLIENT_ID, json, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import { CLIENT_ID, json, SECRET, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 async function pageFailure(answer: () => Response): Promise<unknown> {
   return testSdk(scriptedFetch(answer).fetch)
@@ -228,5 +228,53 @@ describe("the client secret never leaks", () => {
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: "network" });
     expect(leaks(failure)).toBe(false);
+  });
+
+  it("is absent from a failed page's address when a caller put it in the query", async () => {
+    const server = scriptedFetch(() =>
+      json({ name: "invalid_parameter", message: "bad date" }, { status: 400 }),
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/accounts", { params: { query: { note: SECRET } } })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isCdasApiError(failure)).toBe(true);
+    expect((failure as { url: string }).url).toContain("[redacted]");
+    expect(leaks(failure)).toBe(false);
+  });
+
+  it("is absent from the cause of a middleware's error and of a 2xx body that is not JSON", async () => {
+    const server = scriptedFetch(() => new Response(`{"echo": "${SECRET}`, { status: 200 }));
+    const sdk = testSdk(server.fetch);
+    const notJson = await untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(notJson).toMatchObject({ code: "invalid_response" });
+    expect(leaks(notJson)).toBe(false);
+    sdk.client.use({
+      onRequest() {
+        throw new Error(`cannot sign with ${SECRET}`);
+      },
+    });
+    const thrown = await untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ code: "invalid_options" });
+    expect((thrown as Error).cause).toBeInstanceOf(Error);
+    expect(leaks(thrown)).toBe(false);
+  });
+
+  it("leaves a middleware's own error as the cause when it holds no secret", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+    const own = new RangeError("quota of the audit log");
+    sdk.client.use({
+      onRequest() {
+        throw own;
+      },
+    });
+    const failure = await untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect((failure as Error).cause).toBe(own);
   });
 });

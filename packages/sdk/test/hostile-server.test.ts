@@ -265,16 +265,24 @@ describe("network failures name their cause", () => {
     expect(causeCodes(failure)).toContain("ECONNREFUSED");
   });
 
-  it("a certificate that is not trusted", async () => {
+  it("a certificate that is not trusted: named, pointed to the README, and not retried", async () => {
     const sandbox = await startMockServer();
     try {
+      let attempts = 0;
+      const countingFetch = (input: Request, init?: RequestInit) => {
+        attempts++;
+        return fetch(input, init);
+      };
       const failure = await failureOf(
-        getAccounts(testSdk(undefined, { baseUrl: sandbox.url, maxRetries: 0 })),
+        getAccounts(testSdk(countingFetch, { baseUrl: sandbox.url, maxRetries: 2, retryBaseDelayMs: 1 })),
       );
       expect(failure).toBeInstanceOf(CdasConnectionError);
+      expect(failure).toMatchObject({ retryable: false });
       expect((failure as Error).message).toMatch(
-        /^POST \/v1\/token failed: certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)$/,
+        /^POST \/v1\/token failed: certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\); to trust a private CA, see the SDK README's “Trusting a private CA”$/,
       );
+      // Retrying cannot make a certificate trusted: one attempt, no second.
+      expect(attempts).toBe(1);
     } finally {
       await sandbox.close();
     }
