@@ -1,5 +1,5 @@
 /** `cdas-mock`: starts the sandbox and prints how to call it. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -51,6 +51,8 @@ function serverOptions(values: CliValues): MockServerOptions {
   const defaultVersion = values["default-version"];
   if (defaultVersion && !REGISTRY.entries.has(defaultVersion))
     throw new Error(`--default-version must be one of ${REGISTRY.versions.join(", ")}`);
+  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)
+    throw new Error(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
   const tokenForm = values["token-form"];
   if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token")
     throw new Error("--token-form must be access_token or token");
@@ -73,11 +75,16 @@ function serverOptions(values: CliValues): MockServerOptions {
   };
 }
 
-/** Writes the CA file (HTTPS only), then prints the address, credentials and a curl line that works. */
-function announce(server: MockServer, caFileOption: string | undefined): void {
+/**
+ * Writes the CA file (HTTPS only), then prints the address, credentials and a curl line that works.
+ * Returns the CA file it wrote at the default place, to remove on exit (one chosen with --ca-file stays).
+ */
+function announce(server: MockServer, caFileOption: string | undefined): string | undefined {
   let caOption = "";
+  let written: string | undefined;
   if (server.ca) {
     const caFile = resolve(caFileOption ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`));
+    if (caFileOption === undefined) written = caFile;
     mkdirSync(resolve(caFile, ".."), { recursive: true });
     writeFileSync(caFile, server.ca);
     caOption = `--cacert ${caFile} `;
@@ -96,6 +103,7 @@ function announce(server: MockServer, caFileOption: string | undefined): void {
       "",
     ].join("\n"),
   );
+  return written;
 }
 
 async function main(): Promise<void> {
@@ -105,8 +113,9 @@ async function main(): Promise<void> {
     return;
   }
   const server = await startMockServer(serverOptions(values));
-  announce(server, values["ca-file"]);
+  const writtenCa = announce(server, values["ca-file"]);
   const stop = () => {
+    if (writtenCa) rmSync(writtenCa, { force: true });
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -156,14 +156,24 @@ function dataSet(seed: number | string, referenceDate: string): ReturnType<typeo
   return data;
 }
 
-/** Makes `clientSecret` non-enumerable (when `hide`) and redacts it from `util.inspect` and `JSON.stringify`. */
+/**
+ * Makes `clientSecret` non-enumerable (when `hide`) and redacts it from `util.inspect` and
+ * `JSON.stringify`, which show every other field (the address above all, when debugging).
+ */
 function redactSecret<T extends { clientId: string }>(target: T, clientSecret: string, hide: boolean): T {
   Object.defineProperty(target, "clientSecret", { value: clientSecret, enumerable: !hide });
-  const { clientId } = target;
-  const inspected = () => `{ clientId: ${JSON.stringify(clientId)}, clientSecret: '[redacted]' }`;
+  const shown = () => {
+    const fields: Record<string, unknown> = { ...target };
+    fields.clientSecret = "[redacted]";
+    return fields;
+  };
   // Symbols and toJSON are not enumerable, so a spread copies the secret but not these.
-  Object.defineProperty(target, inspect.custom, { value: inspected, enumerable: false, configurable: true });
-  Object.defineProperty(target, "toJSON", { value: () => ({ clientId }), enumerable: false });
+  Object.defineProperty(target, inspect.custom, {
+    value: (_depth: number, options: object) => inspect(shown(), options),
+    enumerable: false,
+    configurable: true,
+  });
+  Object.defineProperty(target, "toJSON", { value: shown, enumerable: false });
   return target;
 }
 

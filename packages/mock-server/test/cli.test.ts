@@ -10,40 +10,55 @@ const built = existsSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url
 
 describe("cdas-mock", () => {
   // The command runs the built CLI; `turbo run test` builds first.
-  it.skipIf(!built)("starts, prints a working curl line, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [bin, "--port", "0", "--seed", "7"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const curlLine = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (chunk) => {
-        output += chunk.toString();
-        const line = output.split("\n").find((l) => l.startsWith("curl "));
-        if (line) resolve(line);
+  it.skipIf(!built)(
+    "starts, prints a working curl line, and stops on SIGTERM, removing its CA file",
+    async () => {
+      const child = spawn(process.execPath, [bin, "--port", "0", "--seed", "7"], {
+        stdio: ["ignore", "pipe", "pipe"],
       });
-      child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
-    });
-    try {
+      let output = "";
+      const curlLine = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk) => {
+          output += chunk.toString();
+          const line = output.split("\n").find((l) => l.startsWith("curl "));
+          if (line) resolve(line);
+        });
+        child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
       const caFile = /--cacert (\S+)/.exec(curlLine)![1]!;
-      const url = /-X POST (\S+)/.exec(curlLine)![1]!;
-      const body = /-d '(.+)'$/.exec(curlLine)![1]!;
-      expect(output).toContain(`CA certificate: ${caFile}`);
-      expect(output).toMatch(/Client id: +cli_[0-9a-f]+/);
-      expect(output).toMatch(/Client secret: +sk_sandbox_[0-9a-f]+/);
-      const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, "utf8") } });
-      const response = await request(url, {
-        method: "POST",
-        dispatcher,
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      expect(response.statusCode).toBe(200);
-      expect(await response.body.json()).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
-      await dispatcher.close();
-    } finally {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
-    }
+      try {
+        const url = /-X POST (\S+)/.exec(curlLine)![1]!;
+        const body = /-d '(.+)'$/.exec(curlLine)![1]!;
+        expect(output).toContain(`CA certificate: ${caFile}`);
+        expect(output).toMatch(/Client id: +cli_[0-9a-f]+/);
+        expect(output).toMatch(/Client secret: +sk_sandbox_[0-9a-f]+/);
+        const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, "utf8") } });
+        const response = await request(url, {
+          method: "POST",
+          dispatcher,
+          headers: { "content-type": "application/json" },
+          body,
+        });
+        expect(response.statusCode).toBe(200);
+        expect(await response.body.json()).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+        await dispatcher.close();
+      } finally {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        expect(await exited).toBe(0);
+        expect(existsSync(caFile)).toBe(false);
+      }
+    },
+  );
+
+  it.skipIf(!built)("refuses a port that is not a number, naming the option", async () => {
+    const child = spawn(process.execPath, [bin, "--port", "abc"], { stdio: ["ignore", "pipe", "pipe"] });
+    let errors = "";
+    child.stderr.on("data", (chunk) => {
+      errors += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(errors).toBe('cdas-mock: --port must be a whole number from 0 to 65535 (got "abc")\n');
   });
 });

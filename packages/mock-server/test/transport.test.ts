@@ -87,6 +87,17 @@ describe("transport", () => {
     expect({ ...sdkOptions }.clientSecret).toBe(sandbox.server.clientSecret);
     expect(JSON.stringify(sdkOptions)).not.toContain(sdkOptions.clientSecret);
     expect(inspect(sdkOptions)).not.toContain(sdkOptions.clientSecret);
+    // What is shown when debugging: every other field, the address first of all.
+    expect(JSON.parse(JSON.stringify(sdkOptions))).toEqual({
+      baseUrl: sandbox.server.url,
+      clientId: sdkOptions.clientId,
+      clientSecret: "[redacted]",
+    });
+    expect(inspect(sdkOptions)).toContain(`baseUrl: '${sandbox.server.url}'`);
+    const handle = JSON.parse(JSON.stringify(sandbox.server));
+    expect(handle).toMatchObject({ url: sandbox.server.url, clientSecret: "[redacted]" });
+    expect(JSON.stringify(sandbox.server)).not.toContain(sdkOptions.clientSecret);
+    expect(inspect(sandbox.server, { depth: 5 })).not.toContain(sdkOptions.clientSecret);
   });
 
   describe("slow and incomplete clients are timed out, with a JSON answer where HTTP was spoken", () => {
