@@ -2,7 +2,16 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { version } from "../package.json";
 import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
-import { CLIENT_ID, json, SECRET, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import {
+  CLIENT_ID,
+  failureWith,
+  json,
+  SECRET,
+  SECRET_MARK,
+  scriptedFetch,
+  testSdk,
+  untyped,
+} from "./helpers.js";
 
 async function pageFailure(answer: () => Response): Promise<unknown> {
   return testSdk(scriptedFetch(answer).fetch)
@@ -251,30 +260,23 @@ describe("the client secret never leaks", () => {
       .catch((e: unknown) => e);
     expect(notJson).toMatchObject({ code: "invalid_response" });
     expect(leaks(notJson)).toBe(false);
-    sdk.client.use({
+    const thrown = await failureWith(sdk, {
       onRequest() {
         throw new Error(`cannot sign with ${SECRET}`);
       },
     });
-    const thrown = await untyped(sdk.client)
-      .GET("/v1/accounts", {})
-      .catch((e: unknown) => e);
     expect(thrown).toMatchObject({ code: "invalid_options" });
     expect((thrown as Error).cause).toBeInstanceOf(Error);
     expect(leaks(thrown)).toBe(false);
   });
 
   it("leaves a middleware's own error as the cause when it holds no secret", async () => {
-    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
     const own = new RangeError("quota of the audit log");
-    sdk.client.use({
+    const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {
       onRequest() {
         throw own;
       },
     });
-    const failure = await untyped(sdk.client)
-      .GET("/v1/accounts", {})
-      .catch((e: unknown) => e);
     expect((failure as Error).cause).toBe(own);
   });
 });

@@ -1,5 +1,5 @@
 /** Test helpers: a scripted fetch that records what the SDK sends. */
-import createClient from "openapi-fetch";
+import createClient, { type Middleware } from "openapi-fetch";
 import { buildSdk, type SdkOptions } from "../src/core.js";
 import type { PaginationSpec } from "../src/paginate.js";
 
@@ -119,3 +119,11 @@ export function testSdk(fetch: SdkOptions["fetch"], options: Partial<SdkOptions>
 
 // biome-ignore lint/suspicious/noExplicitAny: the untyped test client
 export const untyped = (client: unknown) => client as any;
+
+/** What `GET /v1/accounts` through `sdk.client` rejects with once `middleware` is added. */
+export function failureWith(sdk: { client: { use(middleware: Middleware): void } }, middleware: Middleware) {
+  sdk.client.use(middleware);
+  return untyped(sdk.client)
+    .GET("/v1/accounts", {})
+    .catch((e: unknown) => e) as Promise<unknown>;
+}

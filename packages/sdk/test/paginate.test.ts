@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
 import { isCdasApiError, isCdasError } from "../src/errors.js";
-import { json, type RecordedRequest, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import { failureWith, json, type RecordedRequest, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 /** Serves `pages` of a collection; `link(n, request)` makes the next link of page n (1-based). */
 function pagedServer(
@@ -330,16 +330,12 @@ describe("middleware of the user's (sdk.client.use)", () => {
 
   it("that throws on the answer fails the call as the caller's code, not as the connection", async () => {
     const server = scriptedFetch(() => json({ data: [1] }));
-    const sdk = testSdk(server.fetch);
     const thrown = new Error("audit log unavailable");
-    sdk.client.use({
+    const failure = await failureWith(testSdk(server.fetch), {
       onResponse() {
         throw thrown;
       },
     });
-    const failure = await untyped(sdk.client)
-      .GET("/v1/accounts", {})
-      .catch((e: unknown) => e);
     expect(failure).toMatchObject({
       name: "CdasInvalidOptionsError",
       message: "GET /v1/accounts: a middleware threw on the answer (audit log unavailable)",
