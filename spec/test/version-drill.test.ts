@@ -135,6 +135,13 @@ describe("a v4 of one changed file and one registry entry", () => {
     });
     const client = path.join(packages, "client-v4");
     expect(JSON.parse(readFileSync(path.join(client, "package.json"), "utf8")).name).toBe("@cdas/client-v4");
+    // Its type test starts as client-v3's, with the version renamed.
+    const typeTest = readFileSync(path.join(client, "test", "types.test-d.ts"), "utf8");
+    expect(typeTest).toMatch(/^\/\/ Started as client-v3's type test/);
+    expect(typeTest).toContain('import type * as Published from "@cdas/client-v4";');
+    expect(typeTest).toContain('describe("what version 4 looks like"');
+    expect(typeTest).toContain('toEqualTypeOf<"v4">()');
+    expect(typeTest).toContain('describe("what every version rejects"');
     // openapi-fetch and @cdas/client-tooling as the client packages have them.
     symlinkSync(
       path.join(REPO, "packages", "client-v3", "node_modules"),
