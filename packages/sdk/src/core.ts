@@ -161,9 +161,10 @@ type Typed = (
 /**
  * The SDK's fetch hands a 2xx answer back unread; openapi-fetch reads and parses it, and lets a failure
  * of that read through raw (JSON.parse's SyntaxError, a body cut off, the deadline's TimeoutError), as it
- * does a failure to build the request. Each method of the client turns either into the SDK's error; it
- * gives openapi-fetch a per-call fetch (the transport) only to tell the two apart. Everything else of the
- * client is openapi-fetch's own.
+ * does a failure to build the request or a middleware's error. Each method of the client turns any of
+ * them into the SDK's error, and ends the call's deadline once openapi-fetch is done with the body; it
+ * gives openapi-fetch a per-call fetch (the transport with the call's context) only for these two jobs.
+ * Everything else of the client is openapi-fetch's own.
  */
 function withTypedBodyErrors(
   // biome-ignore lint/suspicious/noExplicitAny: the untyped engine; Sdk<V> types the client.

@@ -96,7 +96,7 @@ function startDeadline(timeoutMs: number): Deadline {
     () => controller.abort(new DOMException("The operation timed out.", "TimeoutError")),
     timeoutMs,
   );
-  // A deadline never keeps the process alive (Node and Bun; Deno's timers are numbers).
+  // A deadline never keeps the process alive (Node, Bun, and Deno running npm code have `unref`).
   (timer as { unref?: () => void }).unref?.();
   return { signal: controller.signal, end: () => clearTimeout(timer) };
 }
