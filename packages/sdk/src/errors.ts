@@ -265,35 +265,38 @@ export function bodyReadError(
   return connectionError(error, method, url, redact, " while reading the body");
 }
 
-/** Words for the codes a connection fails with (Node, undici, OpenSSL); others are shown as they are. */
-const CAUSES: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host name lookup failed",
-  ETIMEDOUT: "connection timed out",
-  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  UND_ERR_SOCKET: "connection closed by the server",
-  SELF_SIGNED_CERT_IN_CHAIN: "certificate not trusted",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "certificate not trusted",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "certificate not trusted",
-  CERT_HAS_EXPIRED: "certificate expired",
-  ERR_TLS_CERT_ALTNAME_INVALID: "certificate does not name this host",
-  ERR_SSL_WRONG_VERSION_NUMBER: "TLS handshake failed (a plain-http port?)",
+/**
+ * What a connection failure's code means: words for the message, whether trying again cannot cure it
+ * (the certificate or the protocol is wrong, not the moment), and what to do about it.
+ */
+interface ConnectionCause {
+  words: string;
+  lasting?: true;
+  hint?: string;
+}
+
+const UNTRUSTED: ConnectionCause = {
+  words: "certificate not trusted",
+  lasting: true,
+  hint: "; to trust a private CA, see the SDK README's “Trusting a private CA”",
 };
 
-/** Codes that trying again cannot cure: the certificate or the protocol is wrong, not the moment. */
-const LASTING = new Set([
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "CERT_HAS_EXPIRED",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "ERR_SSL_WRONG_VERSION_NUMBER",
-]);
-
-/** What to do about a certificate not trusted: it names the README's section. */
-const TRUST_HINT = "; to trust a private CA, see the SDK README's “Trusting a private CA”";
+/** The codes a connection fails with (Node, undici, OpenSSL); others are shown with their own message. */
+const CAUSES: Record<string, ConnectionCause> = {
+  ECONNREFUSED: { words: "connection refused" },
+  ECONNRESET: { words: "connection reset" },
+  ENOTFOUND: { words: "host not found" },
+  EAI_AGAIN: { words: "host name lookup failed" },
+  ETIMEDOUT: { words: "connection timed out" },
+  UND_ERR_CONNECT_TIMEOUT: { words: "connection timed out" },
+  UND_ERR_SOCKET: { words: "connection closed by the server" },
+  SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED,
+  DEPTH_ZERO_SELF_SIGNED_CERT: UNTRUSTED,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED,
+  CERT_HAS_EXPIRED: { words: "certificate expired", lasting: true },
+  ERR_TLS_CERT_ALTNAME_INVALID: { words: "certificate does not name this host", lasting: true },
+  ERR_SSL_WRONG_VERSION_NUMBER: { words: "TLS handshake failed (a plain-http port?)", lasting: true },
+};
 
 /**
  * A failure of the connection, named by the deepest code in its cause chain (`connection refused
@@ -306,34 +309,41 @@ export function connectionError(
   redact: (text: string) => string,
   during = "",
 ): CdasConnectionError {
-  const chain: unknown[] = [];
-  for (let link = error; link !== undefined && link !== null && chain.length < 8; ) {
-    chain.push(link);
-    link = (link as { cause?: unknown }).cause;
-  }
-  const coded = chain.reverse().find((link) => typeof (link as { code?: unknown }).code === "string");
+  const coded = causeChain(error)
+    .reverse()
+    .find((link) => typeof (link as { code?: unknown }).code === "string");
   const code = coded === undefined ? undefined : String((coded as { code: string }).code);
+  const known = code === undefined ? undefined : CAUSES[code];
   const reason =
     code === undefined
       ? error instanceof Error
         ? error.message
         : String(error)
-      : `${CAUSES[code] ?? (coded as Error).message ?? "failed"} (${code})`;
-  const hint = CAUSES[code ?? ""] === "certificate not trusted" ? TRUST_HINT : "";
+      : `${known?.words ?? (coded as Error).message ?? "failed"} (${code})`;
+  const hint = known?.hint ?? "";
   return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}${hint}`), {
     cause: redactedCopy(error, redact, 8),
-    retryable: code === undefined || !LASTING.has(code),
+    retryable: known?.lasting !== true,
   });
 }
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 function withoutSecret(error: unknown, redact: (text: string) => string): unknown {
-  for (let link = error, depth = 0; link !== undefined && link !== null && depth < 8; depth++) {
+  const holdsSecret = causeChain(error).some((link) => {
     const text = link instanceof Error ? `${link.message}\n${link.stack ?? ""}` : String(link);
-    if (redact(text) !== text) return redactedCopy(error, redact, 8);
+    return redact(text) !== text;
+  });
+  return holdsSecret ? redactedCopy(error, redact, 8) : error;
+}
+
+/** An error and its causes, outermost first, at most 8 deep (a chain may loop). */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let link = error; link !== undefined && link !== null && chain.length < 8; ) {
+    chain.push(link);
     link = (link as { cause?: unknown }).cause;
   }
-  return error;
+  return chain;
 }
 
 /** A copy of an error and its causes with the secret removed from every message (codes kept). */
