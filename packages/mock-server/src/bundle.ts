@@ -6,7 +6,14 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { escapeToken, followRef, getPointer, HTTP_METHODS, type HttpMethod } from "@cdas/spec/openapi";
+import {
+  escapeToken,
+  followRef,
+  getPointer,
+  HTTP_METHODS,
+  type HttpMethod,
+  pointerTokens,
+} from "@cdas/spec/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { type ResponseShape, responseShape } from "./data/shapes.js";
@@ -379,10 +386,7 @@ export function describeValidationError(
   message: string;
   name: string;
 } {
-  const segments = error.instancePath
-    .split("/")
-    .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments = pointerTokens(error.instancePath);
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "required") segments.push(String(params.missingProperty));
   if (error.keyword === "additionalProperties") segments.push(String(params.additionalProperty));

@@ -28,7 +28,7 @@ export function runOperation(op: OperationInfo, request: CheckedRequest, state: 
   const handler = handlers[op.operationId];
   if (!handler)
     throw new ApiError(404, `operation ${op.operationId} is not implemented by the sandbox`, "not_found");
-  const context: HandlerContext = { op, version: op.version, query, params, body, scopes, state };
+  const context: HandlerContext = { op, query, params, body, scopes, state };
   return handler(context);
 }
 

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { OperationInfo } from "./bundle.js";
+import { DOCUMENTED_PERSON } from "./data/ids.js";
 import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./data/model.js";
-import type { ResponseShape } from "./data/shapes.js";
 import * as views from "./data/views.js";
 import { addDays } from "./dates.js";
 import { ApiError } from "./errors.js";
@@ -29,7 +29,7 @@ interface AuthSessionRecord {
 export const DOCUMENTED_SESSION: AuthSessionRecord = {
   id: "as_8d31f0c7",
   sessionId: "sess_b41e9a06",
-  endUserId: "eu_2f9c81d4",
+  endUserId: DOCUMENTED_PERSON,
   institutionId: "inst_westpac",
   expiresAt: Number.POSITIVE_INFINITY,
 };
@@ -67,7 +67,6 @@ export class SandboxState {
 
 export interface HandlerContext {
   op: OperationInfo;
-  version: string;
   /** Validated query, with the bundle's defaults applied. */
   query: Record<string, unknown>;
   params: Record<string, unknown>;
@@ -77,7 +76,7 @@ export interface HandlerContext {
 }
 
 export type HandlerResult =
-  | { kind: "body"; status?: number; body: unknown }
+  | { kind: "body"; body: unknown }
   | {
       kind: "list";
       items: unknown[];
@@ -87,13 +86,9 @@ export type HandlerResult =
       query: Record<string, unknown>;
       /** Cursor paging applies only when the request carries a paging parameter. */
       optInPaging?: boolean;
-      key?: string;
     };
 
 type Handler = (context: HandlerContext) => HandlerResult;
-
-/** The response forms of the request's version (shapes.ts); an undeclared version throws. */
-const shapeOf = (context: HandlerContext): ResponseShape => context.op.shape;
 
 const MODULE_VIEWS: ReadonlySet<unknown> = new Set(Object.values(views));
 
@@ -333,7 +328,7 @@ export const handlers: Record<string, Handler> = {
 
   listBankingAccounts(context) {
     const { state } = context;
-    const shape = shapeOf(context);
+    const shape = context.op.shape;
     return list(context, byUser(state.data.accounts, context), (account) =>
       views.bankingAccountView(
         account,
@@ -368,7 +363,7 @@ export const handlers: Record<string, Handler> = {
     return {
       kind: "body",
       body: {
-        product: views.bankingProductDetailView(product, context.state.data.products, shapeOf(context)),
+        product: views.bankingProductDetailView(product, context.state.data.products, context.op.shape),
       },
     };
   },
@@ -376,7 +371,7 @@ export const handlers: Record<string, Handler> = {
   listBankingTransactions(context) {
     // No documented parameters: the team's transactions of the default window, newest first.
     const { state } = context;
-    const shape = shapeOf(context);
+    const shape = context.op.shape;
     const from = addDays(state.today, -(DEFAULT_TRANSACTION_WINDOW_DAYS - 1));
     const recent = state.data.transactions.filter((t) => t.postedDate >= from && t.postedDate <= state.today);
     return {
@@ -425,12 +420,12 @@ export const handlers: Record<string, Handler> = {
 
   getCommonIdentity(context) {
     const users = context.state.data.endUsers.filter((u) => u.hasData);
-    return { kind: "body", body: views.commonIdentityResponse(users, shapeOf(context)) };
+    return { kind: "body", body: views.commonIdentityResponse(users, context.op.shape) };
   },
 
   listConsents(context) {
     const { state, query } = context;
-    const shape = shapeOf(context);
+    const shape = context.op.shape;
     let consents = state.data.consents;
     const expiresBefore = text(query.expires_before);
     if (expiresBefore !== undefined) {

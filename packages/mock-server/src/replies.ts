@@ -19,7 +19,7 @@ export interface PagedRequest {
 
 export function resultReply(op: OperationInfo, request: PagedRequest, result: HandlerResult): Reply {
   if (result.kind === "body")
-    return { status: result.status ?? 200, mediaType: "application/json", body: JSON.stringify(result.body) };
+    return { status: 200, mediaType: "application/json", body: JSON.stringify(result.body) };
   const { page, links } = pageOf(op, request, result);
   const serializeItem = result.serialize as (item: unknown) => unknown;
   const json = result.cacheJson
@@ -28,7 +28,7 @@ export function resultReply(op: OperationInfo, request: PagedRequest, result: Ha
   let items = "[";
   for (let i = 0; i < page.length; i++) items += i === 0 ? json(page[i]) : `,${json(page[i])}`;
   items += "]";
-  const key = op.pagination?.items ?? result.key ?? "";
+  const key = op.pagination?.items ?? "";
   if (key === "") return { status: 200, mediaType: "application/json", body: items };
   let body = `{${JSON.stringify(key)}:${items}`;
   if (links && op.successHasLinks) body += `,"links":${JSON.stringify(links)}`;

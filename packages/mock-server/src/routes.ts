@@ -1,4 +1,4 @@
-/** Matching a request path to an operation path of the bundles: 25 fixed paths and one-parameter templates. */
+/** Matching a request path to an operation path of the bundles: fixed paths and one-parameter templates. */
 import type { VersionBundle } from "./bundle.js";
 import { ApiError } from "./errors.js";
 

@@ -263,10 +263,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     today,
     unimplementedOperations: [...unimplemented].sort(),
   });
-  Object.defineProperty(handle, inspect.custom, {
-    value: () => `MockServer { url: '${url}', clientId: '${clients.clientId}', clientSecret: '[redacted]' }`,
-    enumerable: false,
-  });
   const close = async () => {
     await Promise.all([transport.close(), trusted.close()]);
   };

@@ -3,7 +3,7 @@
  * provide: one server listens (no TCP front, so every runtime's own TLS listener is used), slow
  * clients are timed out (TLS handshake, headers, whole request), and what the HTTP stack refuses is
  * answered in the short JSON error shape. No framework sits between the socket and the pipeline: the
- * routes are 25 fixed paths, so a framework's router and hooks would only add cost to every request.
+ * routes are a few dozen fixed paths, so a framework's router and hooks would only add cost to every request.
  */
 import {
   createServer as createHttpServer,

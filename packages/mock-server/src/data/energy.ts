@@ -43,9 +43,11 @@ export function buildEnergy(
   data.concessions.push(...makeConcessions(data.referenceDate, endUser, ids, account, brand));
 }
 
-/** The retailer's brand as it appears in ids (`acc_agl_…`, `con_redenergy_…`). */
+/** A retailer's brand as it appears in ids (`acc_agl_…`, `con_redenergy_…`, `plan_redenergy_…`). */
+const brandInIds = (brand: string): string => brand.replace("-", "");
+
 function retailerBrand(data: DataSet, retailerId: string): string {
-  return data.institutions.find((i) => i.id === retailerId)!.brand.replace("-", "");
+  return brandInIds(data.institutions.find((i) => i.id === retailerId)!.brand);
 }
 
 function makeEnergyAccount(
@@ -97,7 +99,7 @@ function makeServicePoint(
       : rng.int(0, LOCALITIES.length - 1);
   const locality = LOCALITIES[localityIndex]!;
   const address = atHome ? home : makeAddress(rng, person ? "RESIDENTIAL" : "BUSINESS", localityIndex);
-  const nmi = documentedNmi ?? makeNmi(rng, locality.nmiPrefix).nmi;
+  const nmi = documentedNmi ?? makeNmi(rng, locality.nmiPrefix);
   const registers: ServicePoint["registers"] = [
     { registerId: "E1", registerType: "CONSUMPTION", unit: "KWH" },
   ];
@@ -118,18 +120,9 @@ function makeServicePoint(
   };
 }
 
-/** A national meter identifier: a 10-character NMI with its check digit (AEMO algorithm). */
-function makeNmi(rng: Prng, prefix: string): { nmi: string; checksum: number } {
-  const nmi = `${prefix}${rng.digits(10 - prefix.length)}`;
-  let sum = 0;
-  let double = true;
-  for (let i = nmi.length - 1; i >= 0; i--) {
-    let value = nmi.charCodeAt(i);
-    if (double) value *= 2;
-    double = !double;
-    for (const digit of String(value)) sum += Number(digit);
-  }
-  return { nmi, checksum: (10 - (sum % 10)) % 10 };
+/** A national meter identifier: 10 characters, the distributor's prefix and random digits. */
+function makeNmi(rng: Prng, prefix: string): string {
+  return `${prefix}${rng.digits(10 - prefix.length)}`;
 }
 
 /** The concessions on an account: three of a person's (one ended), one of an organisation's. */
@@ -270,7 +263,7 @@ export function makePlans(rng: Prng, ids: IdMaker, referenceDate: string): Energ
       const locality = LOCALITIES[(index + retailer.name.length) % LOCALITIES.length]!;
       const retired = index === 3 || (index === 6 && rng.chance(0.5));
       plans.push({
-        id: ids.make(`plan_${retailer.brand.replace("-", "")}`, 6),
+        id: ids.make(`plan_${brandInIds(retailer.brand)}`, 6),
         institutionId: retailer.id,
         brand: retailer.brand,
         brandName: retailer.name,

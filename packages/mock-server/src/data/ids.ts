@@ -7,8 +7,11 @@ import type { Prng } from "../prng.js";
  * still happens, so every other id stays as the seed makes it. The records are built in a fixed order
  * (generate.ts), the same for every seed; the comments say which record each id names.
  */
+/** The person of the data set, the end user of the documents' examples. */
+export const DOCUMENTED_PERSON = "eu_2f9c81d4";
+
 export const DOCUMENTED_IDS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
-  eu: ["eu_2f9c81d4", "eu_7a03e5b2"], // the person, the organisation
+  eu: [DOCUMENTED_PERSON, "eu_7a03e5b2"], // the person, the organisation
   cns: ["cns_5e1f0a92"], // the person's CBA consent
   // Arrangements in the order consents are made: the person's banks (CBA, Westpac, Macquarie, NAB,
   // ANZ), the organisation's two banks, the person's AGL, Origin Energy and EnergyAustralia, the
