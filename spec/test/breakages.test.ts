@@ -4,11 +4,12 @@
 // test fails on the broken copy that passes on an unbroken one. Keep a row here for every kind of fact
 // the fidelity suite guards, so a loosened assertion shows up as an uncaught breakage.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REGISTRY_FILE } from "../registry/index.js";
 import type { PlannedRun } from "./breakages.vitest.config";
 import { freshBundle, type Node, pointer, SPEC_DIR, VERSIONS, type Version } from "./helpers";
 
@@ -201,10 +202,14 @@ let workDir = "";
 let failures: Record<string, string[]> = {};
 const changed = new Map<string, boolean>();
 
-/** Writes the three bundles into a fresh folder, the given version passed through `edit` first. */
+/**
+ * Writes the bundles and the version registry (the suite reads its versions from it) into a fresh
+ * folder, the given version passed through `edit` first.
+ */
 function writeDist(folder: string, edit?: { version: Version; apply(doc: Node): void }): string {
   const dist = join(workDir, folder);
   mkdirSync(dist);
+  copyFileSync(join(SPEC_DIR, REGISTRY_FILE), join(dist, REGISTRY_FILE));
   for (const version of VERSIONS) {
     const doc = freshBundle(version);
     if (edit?.version === version) edit.apply(doc);
@@ -252,6 +257,11 @@ afterAll(() => {
 });
 
 describe("Deliberate breakages of the bundles are caught", () => {
+  it("an unbroken copy fails no test (else a breakage could be 'caught' by an error of the setup)", () => {
+    const controls = Object.entries(failures).filter(([project]) => project.startsWith(`${CONTROL} `));
+    expect(controls.flatMap(([, failed]) => failed)).toEqual([]);
+  });
+
   it.each(BREAKAGES)("$version $name: caught by $caughtBy", ({ name, caughtBy }) => {
     expect(changed.get(name), "the breakage changes the bundle").toBe(true);
     const before = new Set(failures[`${CONTROL} ${caughtBy}`] ?? []);
