@@ -68,7 +68,7 @@ export function materialise(specDir = SPEC_DIR) {
   const counts = {};
   for (const version of registry.versions) {
     const tree = new Map();
-    for (const layer of [BASE_LAYER, ...registry.lineage(version)]) {
+    for (const layer of layersOf(version, specDir)) {
       const layerDir = path.join(specDir, layer);
       for (const file of filesBelow(layerDir)) tree.set(file, path.join(layerDir, file));
     }

@@ -2,11 +2,10 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 
 const SPEC_DIR = path.resolve(import.meta.dirname, "..");
-beforeEach(() => expect.hasAssertions());
 const BEFORE = "test/fixtures/diff/before.json";
 const AFTER = "test/fixtures/diff/after.json";
 

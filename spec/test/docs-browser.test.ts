@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs } from "../scripts/build-docs.mjs";
 import { startStaticServer } from "../scripts/lib/static-server.mjs";
 import { VERSIONS } from "./helpers";
@@ -162,8 +162,6 @@ afterAll(async () => {
   await server?.close();
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 });
-
-beforeEach(() => expect.hasAssertions());
 
 afterEach(() => {
   expect(outsideRequests, "requests that tried to leave loopback").toEqual([]);

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildGuide } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 
@@ -71,8 +71,6 @@ const V2_TO_V3: Record<string, string> = {
   "Query `expires_before`": "`expires_before` is gone",
   Paging: "`page[size]`, `page[after]` and `page[before]`",
 };
-
-beforeEach(() => expect.hasAssertions());
 
 describe("the guides against the interface's versioning tables", () => {
   it("the transcription above covers every row of both tables", () => {

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
 import { listOperations } from "../scripts/lib/openapi-walk.mjs";
 import { typeCheck, VERSIONS } from "./helpers";
@@ -34,8 +34,6 @@ function samplesOf(version: string): Entry[] {
   );
 }
 const ENTRIES = VERSIONS.flatMap(samplesOf);
-
-beforeEach(() => expect.hasAssertions());
 
 function runBash(script: string): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -13,7 +13,7 @@ import {
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs, redocDocument } from "../scripts/build-docs.mjs";
 import { formatJson, formatMarkdown } from "../scripts/lib/report-format.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
@@ -50,7 +50,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
-beforeEach(() => expect.hasAssertions());
 
 describe("docs build", () => {
   it("writes a reference per version, the index, and each report as Markdown, JSON and HTML", () => {

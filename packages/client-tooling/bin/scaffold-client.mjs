@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { readRegistry } from "@cdas/spec/registry";
 
 /** Files of a client package that belong to its own version, written anew rather than copied. */
 const OWN = new Set(["README.md", "redocly.yaml", "package.json", path.join("test", "types.test-d.ts")]);
@@ -59,8 +60,7 @@ function typeTest(base, from, version) {
 }
 
 export function scaffoldClient(repo, version) {
-  const registry = JSON.parse(readFileSync(path.join(repo, "spec", "versions.json"), "utf8"));
-  const entry = registry.versions.find((candidate) => candidate.name === version);
+  const entry = readRegistry(path.join(repo, "spec")).entries.get(version);
   if (!entry) fail(`${version} is not in spec/versions.json: add it there first`);
   if (entry.basedOn === null)
     fail(`${version} is based on no version: there is no client package to start from`);

@@ -1,6 +1,7 @@
 // Code samples of every operation, generated from a bundle (never written per operation): a curl line
 // that runs against the sandbox (`cdas-mock`) as shown, the call with @cdas/sdk, and the bare typed
 // client. They go into the copy of the bundle that Redoc renders (`x-codeSamples`), not into dist/vN.json.
+import { deref, operationParameters } from "../../openapi/index.js";
 import { listOperations } from "./openapi-walk.mjs";
 
 /**
@@ -17,17 +18,6 @@ export const SANDBOX = {
 
 const JSON_MEDIA = "application/json; charset=UTF-8";
 
-function resolveRef(doc, node) {
-  let current = node;
-  for (let hops = 0; hops < 32 && typeof current?.$ref === "string"; hops++) {
-    current = current.$ref
-      .slice(2)
-      .split("/")
-      .reduce((n, key) => n?.[decodeURIComponent(key).replaceAll("~1", "/").replaceAll("~0", "~")], doc);
-  }
-  return current;
-}
-
 function parameterExample(parameter) {
   if (parameter.example !== undefined) return parameter.example;
   const first = Object.values(parameter.examples ?? {})[0];
@@ -41,9 +31,7 @@ function parameterExample(parameter) {
  * or one of two that are required in turn), that first one. `client_id` is the sandbox's own.
  */
 export function sampleArguments(doc, item, operation) {
-  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
-    resolveRef(doc, p),
-  );
+  const parameters = operationParameters(doc, item, operation);
   const chosen = parameters.filter((p) => p.required && p.in !== "header");
   const query = parameters.filter((p) => p.in === "query");
   if (!query.some((p) => p.required)) {
@@ -56,9 +44,9 @@ export function sampleArguments(doc, item, operation) {
   for (const p of chosen) {
     values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p);
   }
-  const media = resolveRef(doc, operation.requestBody)?.content?.["application/json"];
+  const media = deref(doc, operation.requestBody)?.content?.["application/json"];
   const bodyExample = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-  const body = bodyExample === undefined ? undefined : resolveRef(doc, bodyExample);
+  const body = bodyExample === undefined ? undefined : deref(doc, bodyExample);
   return { ...values, body };
 }
 

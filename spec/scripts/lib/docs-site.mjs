@@ -1,7 +1,8 @@
 // Pages of the docs site that are ours (the references are Redoc's): the index, the navigation bar
 // injected into each reference, and the offline fix-ups of Redoc's output.
+
+import { listOperations } from "./openapi-walk.mjs";
 import { escapeHtml, operationAnchor, SITE_CSS, siteHeader } from "./report-format.mjs";
-import { listOperations } from "./spec-diff.mjs";
 
 /** Report file names for a pair of versions: "v1-to-v3". */
 export function pairName(from, to) {

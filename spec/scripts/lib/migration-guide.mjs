@@ -4,18 +4,12 @@
 // one rename; the same entry on several operations or places is written once with all of them.
 // Component-only and annotation changes are folded (listed with `all`); the md and json reports keep
 // every detail.
+import { pointerTokens } from "../../openapi/index.js";
 import { isSchemaPath } from "./classify-change.mjs";
 import { codeHints } from "./guide-code.mjs";
 import { fieldPaths } from "./openapi-walk.mjs";
 
 const nameKey = (name) => name.toLowerCase().replaceAll("_", "");
-
-function decodePointer(pointer) {
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
 
 function listWords(names) {
   const quoted = names.map((n) => `\`${n}\``);
@@ -42,7 +36,7 @@ function containerOf(tokens) {
 /** Sorts one change into the container it touches and what it does there. */
 function classifyForGuide(change) {
   if (change.pointer.startsWith("(")) return { kind: "version", container: { key: "(version)" } };
-  const tokens = decodePointer(change.pointer);
+  const tokens = pointerTokens(change.pointer);
   const last = tokens.at(-1);
   if (tokens[0] === "components" && tokens.length === 3) return { kind: "fold" };
   const parameter = /(\w+) parameter `([^`]+)`/.exec(change.summary);

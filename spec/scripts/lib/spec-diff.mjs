@@ -18,8 +18,6 @@ import { componentUsage, HTTP_METHODS, isObject, operationLabel, toPointer } fro
 import { normalizeVersionPin } from "./version-pin.mjs";
 
 export { CHANGE_CLASSES } from "./classify-change.mjs";
-export { locate } from "./merged-path.mjs";
-export { listOperations, toPointer } from "./openapi-walk.mjs";
 
 const pushNew = (list, values) => {
   for (const value of values) if (!list.includes(value)) list.push(value);
