@@ -125,6 +125,12 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
     },
   );
 
+  const paginatorContext = {
+    get: (schemaPath: string, pageInit: unknown) => client.GET(schemaPath as never, pageInit as never),
+    baseUrl,
+    redact,
+  };
+
   return {
     version,
     baseUrl,
@@ -133,9 +139,7 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
     paginate(path, init, paginateOptions) {
       const spec = definition.pagination[path];
       if (!spec) throw invalidOptions(`${path} is not a list operation of ${version}`);
-      const get = (schemaPath: string, pageInit: unknown) =>
-        client.GET(schemaPath as never, pageInit as never);
-      return createPaginator({ get, baseUrl, redact }, path, spec, init as never, paginateOptions);
+      return createPaginator(paginatorContext, path, spec, init as never, paginateOptions);
     },
   };
 }

@@ -254,15 +254,29 @@ export function bodyReadError(
   timeoutMs: number,
   redact: (text: string) => string,
 ): CdasError {
-  if (isCdasError(error)) return error;
   if (error instanceof SyntaxError) {
     // JSON.parse quotes the body in its message.
     const cause = withoutSecret(error, redact);
     return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
-  if ((error as Error | null)?.name === "TimeoutError") return timeoutError(method, url, timeoutMs);
-  return connectionError(error, method, url, redact, " while reading the body");
+  const timedOut = (error as Error | null)?.name === "TimeoutError";
+  return wireFailure(error, method, url, { timedOut, timeoutMs, redact, during: " while reading the body" });
+}
+
+/**
+ * What a failure on the wire becomes: a CdasError (the size limit, a refused redirect) as it is, a
+ * timeout when the attempt's deadline passed, a connection error naming its cause otherwise.
+ */
+export function wireFailure(
+  error: unknown,
+  method: string,
+  url: string,
+  how: { timedOut: boolean; timeoutMs: number; redact: (text: string) => string; during?: string },
+): CdasError {
+  if (isCdasError(error)) return error;
+  if (how.timedOut) return timeoutError(method, url, how.timeoutMs);
+  return connectionError(error, method, url, how.redact, how.during);
 }
 
 /**

@@ -25,6 +25,10 @@ export interface ErrorAnswer {
 /** What an attempt ended with: a 2xx answer (its body unread), an error answer, or the SDK's error. */
 export type Outcome = Response | ErrorAnswer | Error;
 
+export function isErrorAnswer(outcome: Outcome): outcome is ErrorAnswer {
+  return "errorText" in outcome;
+}
+
 /** Statuses retried without looking at the body. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
@@ -43,7 +47,7 @@ export function shouldRetry(
   if (outcome instanceof Error)
     return outcome instanceof CdasConnectionError ? outcome.retryable : outcome instanceof CdasTimeoutError;
   if (RETRYABLE_STATUSES.has(outcome.status)) return true;
-  return "errorText" in outcome && isTemporaryBody(outcome.errorText);
+  return isErrorAnswer(outcome) && isTemporaryBody(outcome.errorText);
 }
 
 /** The wait before retry number `retries`: `Retry-After` when valid (capped), backoff otherwise. */

@@ -7,16 +7,16 @@
  */
 import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
+import { apiErrorFor, bodyReadError, invalidResponse, isCdasError, pathOf, wireFailure } from "./errors.js";
 import {
-  apiErrorFor,
-  bodyReadError,
-  connectionError,
-  invalidResponse,
-  isCdasError,
-  pathOf,
-  timeoutError,
-} from "./errors.js";
-import { type ErrorAnswer, type Outcome, type RetryPolicy, retryDelay, shouldRetry, sleep } from "./retry.js";
+  type ErrorAnswer,
+  isErrorAnswer,
+  type Outcome,
+  type RetryPolicy,
+  retryDelay,
+  shouldRetry,
+  sleep,
+} from "./retry.js";
 
 /**
  * The fetch the SDK calls: the standard signature. It receives a Request (with `redirect: "manual"`)
@@ -160,7 +160,8 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The one retry loop, for every call (the token call included), with the 401 renewal. */
   async function withRetries(call: Call): Promise<Response | ErrorAnswer> {
-    const { method, signal } = call.request;
+    const { method } = call.request;
+    const signal = call.context.callerSignal;
     const repeatable = call.isTokenCall || method === "GET" || method === "HEAD";
     let renewed = false;
     for (let retries = 0; ; ) {
@@ -170,7 +171,7 @@ export function createTransport(config: TransportConfig): Transport {
         outcome = await exchange(call, token);
       } catch (error) {
         // The caller's abort rejects with the caller's reason.
-        if (signal.aborted || !isCdasError(error)) throw error;
+        if (signal?.aborted || !isCdasError(error)) throw error;
         outcome = error;
       }
       if (token !== undefined && !renewed && isErrorAnswer(outcome) && outcome.status === 401) {
@@ -299,11 +300,15 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
   function failure(error: unknown, call: Call, url: string, deadline: AbortSignal, during = ""): unknown {
-    const { method, signal } = call.request;
-    if (signal.aborted) return signal.reason;
-    if (isCdasError(error)) return error;
-    if (deadline.aborted) return timeoutError(method, url, config.timeoutMs);
-    return connectionError(error, method, url, config.redact, during);
+    const { callerSignal } = call.context;
+    if (callerSignal?.aborted) return callerSignal.reason;
+    const { timeoutMs, redact } = config;
+    return wireFailure(error, call.request.method, url, {
+      timedOut: deadline.aborted,
+      timeoutMs,
+      redact,
+      during,
+    });
   }
 
   return async (request, context = newCallContext()) => {
@@ -321,10 +326,6 @@ export function createTransport(config: TransportConfig): Transport {
     context.answer = isErrorAnswer(answer) ? toResponse(answer) : answer;
     return context.answer;
   };
-}
-
-function isErrorAnswer(outcome: Outcome): outcome is ErrorAnswer {
-  return "errorText" in outcome;
 }
 
 /**

@@ -3,13 +3,13 @@ import type * as V1 from "@cdas/client-v1";
 import type * as V2 from "@cdas/client-v2";
 import type * as V3 from "@cdas/client-v3";
 import type { Client, MaybeOptionalInit } from "openapi-fetch";
-import type { FILLED_QUERY, VERSION_HEADER } from "./api.js";
+import type { FILLED_QUERY } from "./api.js";
 import type { PaginateOptions, Paginator } from "./paginate.js";
 
 interface VersionTypes {
-  v1: { paths: V1.paths; pagination: typeof V1.pagination; client: ReturnType<typeof V1.createClient> };
-  v2: { paths: V2.paths; pagination: typeof V2.pagination; client: ReturnType<typeof V2.createClient> };
-  v3: { paths: V3.paths; pagination: typeof V3.pagination; client: ReturnType<typeof V3.createClient> };
+  v1: { paths: V1.paths; pagination: typeof V1.pagination };
+  v2: { paths: V2.paths; pagination: typeof V2.pagination };
+  v3: { paths: V3.paths; pagination: typeof V3.pagination };
 }
 
 export type Version = keyof VersionTypes;
@@ -18,8 +18,8 @@ export type PathsOf<V extends Version> = VersionTypes[V]["paths"];
 
 /**
  * The client of a version: `createClient()` of `@cdas/client-vN`, except that what the SDK fills in
- * (the version header, the institutions list's `client_id`) is optional. Over a union of versions, the
- * union of their clients.
+ * (the institutions list's `client_id`) is optional; the version header is in no client's types (the
+ * generator leaves it out: every client sends it). Over a union of versions, the union of their clients.
  */
 export type ClientOf<V extends Version> = V extends Version ? Client<SdkPaths<V>> : never;
 
@@ -32,14 +32,8 @@ type SdkPaths<V extends Version> = {
   };
 };
 
-/** An operation relaxed only when it requires something the SDK fills in (others keep their exact type). */
-type Relaxed<Operation, P> = [Operation] extends [{ parameters: unknown }]
-  ? [SdkFilledQuery<P>] extends [never]
-    ? typeof VERSION_HEADER extends RequiredKeys<HeaderOf<Operation>>
-      ? RelaxedOperation<Operation, P>
-      : Operation
-    : RelaxedOperation<Operation, P>
-  : Operation;
+/** An operation relaxed only when the SDK fills in part of its query (others keep their exact type). */
+type Relaxed<Operation, P> = [SdkFilledQuery<P>] extends [never] ? Operation : RelaxedOperation<Operation, P>;
 
 /** The list operations of a version (keys of its generated `pagination` map). */
 export type ListPath<V extends Version> = keyof VersionTypes[V]["pagination"] & keyof PathsOf<V> & string;
@@ -78,8 +72,6 @@ export type ListItem<V extends Version, P extends ListPath<V>> = V extends Versi
   : never;
 
 type ParamsOf<Operation> = Operation extends { parameters: infer Params } ? Params : never;
-type HeaderOf<Operation> =
-  ParamsOf<Operation> extends { header?: infer Header } ? NonNullable<Header> : never;
 
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
 type WithOptional<T, K extends PropertyKey> = Omit<T, K> & Partial<Pick<T, Extract<keyof T, K>>>;
@@ -93,18 +85,14 @@ type RelaxSection<Params, Section extends string, Keys extends PropertyKey> = Se
       : { [_ in Section]: WithOptional<NonNullable<Params[Section]>, Keys> }
   : unknown;
 
-/** What the SDK fills in: the version header on every call, client_id on the institutions list. */
+/** The query parameter the SDK fills in on a path: client_id on the institutions list. */
 type SdkFilledQuery<P> = P extends keyof typeof FILLED_QUERY ? (typeof FILLED_QUERY)[P] : never;
 type RelaxedOperation<Operation, P> = Omit<Operation, "parameters"> & {
-  parameters: Omit<ParamsOf<Operation>, "header" | "query"> &
-    RelaxSection<ParamsOf<Operation>, "header", typeof VERSION_HEADER> &
+  parameters: Omit<ParamsOf<Operation>, "query"> &
     RelaxSection<ParamsOf<Operation>, "query", SdkFilledQuery<P>>;
 };
 
-/**
- * The init of a list path: `client.GET`'s init, except that what the SDK fills in (the version
- * header, the institutions list's client_id) is optional.
- */
+/** The init of a list path: `client.GET`'s init, except that the institutions list's client_id is optional. */
 export type ListInit<V extends Version, P extends ListPath<V>> = V extends Version
   ? MaybeOptionalInit<{ get: RelaxedOperation<GetOperation<V, P>, P> }, "get">
   : never;
