@@ -1,14 +1,5 @@
-import { defineConfig } from "vitest/config";
+// The workspace's test settings (client-tooling), with room for loopback setups.
+import toolingConfig from "@cdas/client-tooling/vitest-config";
+import { defineConfig, mergeConfig } from "vitest/config";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    setupFiles: ["test/setup.ts"],
-    reporters: ["default", "json"],
-    // Test locations in the report: scripts/count-tests.mjs tells generated rows from single tests.
-    includeTaskLocation: true,
-    outputFile: { json: "reports/vitest.json" },
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
-});
+export default mergeConfig(toolingConfig, defineConfig({ test: { hookTimeout: 60_000 } }));

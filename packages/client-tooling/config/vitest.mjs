@@ -1,4 +1,4 @@
-// Test settings of each client package: runtime tests plus type tests, with the JSON report CI counts.
+// Test settings of the workspace's TypeScript packages (the clients, the SDK, the sandbox): runtime tests plus type tests, with the JSON report CI counts.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
