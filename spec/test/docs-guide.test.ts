@@ -2,15 +2,13 @@
 // that writes them: the versioning tables of the interface (every row appears in exactly one entry),
 // and the compile errors of a small program written against v1 once it is compiled against v3 (each
 // error is an entry of the v1-to-v3 guide, under the operation the failing line calls).
-import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGuide } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
+import { freshBundle, SPEC_DIR, typeCheck } from "./helpers";
 
-const SPEC_DIR = path.resolve(import.meta.dirname, "..");
 const REPO = path.resolve(SPEC_DIR, "..");
 // The interface spec lives beside the repository (shared/ next to the clone), or where CDAS_INTERFACE_SPEC says.
 const INTERFACE =
@@ -25,7 +23,7 @@ type Entry = { text: string; places: string[]; breaking: boolean };
 type Section = { operations: string[]; entries: Entry[] };
 type Guide = { sections: Section[]; folded: { class: string; pointer: string }[] };
 
-const load = (v: string) => JSON.parse(readFileSync(path.join(SPEC_DIR, "dist", `${v}.json`), "utf8"));
+const load = freshBundle;
 function guideOf(from: string, to: string): Guide {
   return buildGuide(diffDocuments(load(from), load(to), { from, to }), load(from), load(to));
 }
@@ -131,19 +129,13 @@ function compileAgainst(version: string): CompileError[] {
       path.join(dir, "tsconfig.json"),
       JSON.stringify({ compilerOptions, files: ["program.ts"] }),
     );
-    const tsc = createRequire(path.join(REPO, "package.json")).resolve("typescript/bin/tsc");
-    try {
-      execFileSync(process.execPath, [tsc, "-p", dir, "--pretty", "false"], { encoding: "utf8" });
-      return [];
-    } catch (error) {
-      const out = String((error as { stdout?: string }).stdout);
-      return [...out.matchAll(/program\.ts\((\d+),(\d+)\): error (TS\d+): (.*)/g)].map((m) => ({
-        line: Number(m[1]),
-        column: Number(m[2]),
-        code: m[3]!,
-        message: m[4]!,
-      }));
-    }
+    const out = typeCheck(dir);
+    return [...out.matchAll(/program\.ts\((\d+),(\d+)\): error (TS\d+): (.*)/g)].map((m) => ({
+      line: Number(m[1]),
+      column: Number(m[2]),
+      code: m[3]!,
+      message: m[4]!,
+    }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
