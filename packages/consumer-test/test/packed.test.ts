@@ -59,6 +59,18 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
       expect(result.slowHeaders.answer).toBe("HTTP/1.1 408 Request Timeout request_timeout");
       expect(result.noHost).toBe("HTTP/1.1 400 Bad Request bad_request");
       expect(result.halfHandshakeClosedAfterMs).toEqual(expect.any(Number));
+      // Every runtime's connection failures are named (Deno's by its words: it gives no code), and an
+      // untrusted certificate is not retried.
+      expect(result.untrustedCertificate).toEqual({
+        message: expect.stringMatching(
+          /^POST \/v1\/token failed: certificate not trusted \(.+\); to trust a private CA, see the SDK README's “Trusting a private CA”$/,
+        ),
+        retryable: false,
+      });
+      expect(result.connectionRefused).toEqual({
+        message: expect.stringMatching(/^POST \/v1\/token failed: connection refused \(.+\)$/),
+        retryable: true,
+      });
     },
   );
 

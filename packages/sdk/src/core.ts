@@ -58,11 +58,38 @@ export interface SdkCore {
   paginate(path: string, init?: unknown, options?: PaginateOptions): Paginator<unknown, unknown>;
 }
 
+/** Every option of `SdkOptions`, so that a misspelt one is refused rather than ignored (the compiler keeps this whole). */
+const OPTION_NAMES: Record<keyof SdkOptions, true> = {
+  version: true,
+  baseUrl: true,
+  clientId: true,
+  clientSecret: true,
+  fetch: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  maxRetries: true,
+  retryBaseDelayMs: true,
+  maxRetryDelayMs: true,
+  userAgent: true,
+  allowInsecureLoopback: true,
+};
+
 export function buildSdk(definition: VersionDefinition, options: SdkOptions): SdkCore {
   if (typeof options !== "object" || options === null)
     throw invalidOptions("createSdk needs an options object");
+  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
+  if (unknown.length > 0) {
+    throw invalidOptions(
+      `createSdk has no option ${unknown.join(", ")} (its options: ${Object.keys(OPTION_NAMES).join(", ")})`,
+    );
+  }
+  const missing = (["version", "baseUrl", "clientId", "clientSecret"] as const).filter(
+    (name) => options[name] === undefined,
+  );
+  if (missing.length > 0) throw invalidOptions(`createSdk needs ${missing.join(", ")}`);
   const { version, clientId } = options;
-  if (typeof version !== "string" || version === "") throw invalidOptions("version is required");
+  if (typeof version !== "string" || version === "")
+    throw invalidOptions("version must be a non-empty string");
   if (typeof clientId !== "string" || clientId === "")
     throw invalidOptions("clientId must be a non-empty string");
   // The secret lives only in these two closures: never on an object the SDK returns or throws.
@@ -72,7 +99,10 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   const redact = secretRedactor(secret);
   const tokenBody = () => JSON.stringify({ client_id: clientId, client_secret: secret });
 
-  const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureLoopback === true);
+  const allowInsecure = options.allowInsecureLoopback;
+  if (allowInsecure !== undefined && typeof allowInsecure !== "boolean")
+    throw invalidOptions(`allowInsecureLoopback must be a boolean (got ${String(allowInsecure)})`);
+  const baseUrl = checkBaseUrl(options.baseUrl, allowInsecure === true);
   const suffix = options.userAgent;
   if (suffix !== undefined && (typeof suffix !== "string" || /[\r\n]/.test(suffix))) {
     throw invalidOptions("userAgent must be a single-line string");
@@ -93,7 +123,7 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
     timeoutMs,
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     retry: {
-      maxRetries: Math.floor(nonNegative("maxRetries", options.maxRetries, 2)),
+      maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, 2),
       baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, 250),
       maxDelayMs: nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, 20_000),
     },
@@ -215,6 +245,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
     throw invalidOptions(`${name} must be a positive number (got ${String(value)})`);
   }
   return value;
+}
+
+function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
+  const checked = nonNegative(name, value, fallback);
+  if (!Number.isInteger(checked)) throw invalidOptions(`${name} must be a whole number (got ${checked})`);
+  return checked;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {

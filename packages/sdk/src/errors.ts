@@ -294,8 +294,11 @@ const UNTRUSTED: ConnectionCause = {
   lasting: true,
   hint: "; to trust a private CA, see the SDK README's “Trusting a private CA”",
 };
+const EXPIRED: ConnectionCause = { words: "certificate expired", lasting: true };
+const WRONG_HOST: ConnectionCause = { words: "certificate does not name this host", lasting: true };
+const NOT_TLS: ConnectionCause = { words: "TLS handshake failed (a plain-http port?)", lasting: true };
 
-/** The codes a connection fails with (Node, undici, OpenSSL); others are shown with their own message. */
+/** The codes a connection fails with (Node, undici, OpenSSL, Bun); others are shown with their own message. */
 const CAUSES: Record<string, ConnectionCause> = {
   ECONNREFUSED: { words: "connection refused" },
   ECONNRESET: { words: "connection reset" },
@@ -307,14 +310,31 @@ const CAUSES: Record<string, ConnectionCause> = {
   SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED,
   DEPTH_ZERO_SELF_SIGNED_CERT: UNTRUSTED,
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED,
-  CERT_HAS_EXPIRED: { words: "certificate expired", lasting: true },
-  ERR_TLS_CERT_ALTNAME_INVALID: { words: "certificate does not name this host", lasting: true },
-  ERR_SSL_WRONG_VERSION_NUMBER: { words: "TLS handshake failed (a plain-http port?)", lasting: true },
+  CERT_HAS_EXPIRED: EXPIRED,
+  ERR_TLS_CERT_ALTNAME_INVALID: WRONG_HOST,
+  ERR_SSL_WRONG_VERSION_NUMBER: NOT_TLS,
+  EPROTO: NOT_TLS,
 };
 
 /**
+ * Causes that come without a code, known by their words instead: Deno's fetch (hyper and rustls) names
+ * none, and fetch refuses some ports outright (Node's `bad port`). The match is shown in place of a code.
+ */
+const CAUSES_BY_WORDS: ReadonlyArray<readonly [RegExp, ConnectionCause]> = [
+  [/Connection refused \(os error \d+\)/, CAUSES.ECONNREFUSED!],
+  [/Connection reset by peer \(os error \d+\)/, CAUSES.ECONNRESET!],
+  [/dns error: [^:]+/, CAUSES.ENOTFOUND!],
+  [/invalid peer certificate: Expired\w*/, EXPIRED],
+  [/invalid peer certificate: NotValidForName\w*/, WRONG_HOST],
+  [/invalid peer certificate: [\w()]+/, UNTRUSTED],
+  [/received corrupt message of type InvalidContentType/, NOT_TLS],
+  [/^bad port$|Requests to port \d+ are blocked/, { words: "port refused by fetch", lasting: true }],
+];
+
+/**
  * A failure of the connection, named by the deepest code in its cause chain (`connection refused
- * (ECONNREFUSED)`), with a redacted copy of that chain as its cause.
+ * (ECONNREFUSED)`), or by known words where the runtime gives no code (`connection refused (Connection
+ * refused (os error 111))` on Deno), with a redacted copy of that chain as its cause.
  */
 export function connectionError(
   error: unknown,
@@ -323,22 +343,34 @@ export function connectionError(
   redact: (text: string) => string,
   during = "",
 ): CdasConnectionError {
-  const coded = causeChain(error)
-    .reverse()
-    .find((link) => typeof (link as { code?: unknown }).code === "string");
-  const code = coded === undefined ? undefined : String((coded as { code: string }).code);
-  const known = code === undefined ? undefined : CAUSES[code];
-  const reason =
-    code === undefined
-      ? error instanceof Error
-        ? error.message
-        : String(error)
-      : `${known?.words ?? (coded as Error).message ?? "failed"} (${code})`;
-  const hint = known?.hint ?? "";
-  return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}${hint}`), {
+  const { cause, detail } = knownCause(causeChain(error).reverse());
+  const reason = cause ? `${cause.words} (${detail})${cause.hint ?? ""}` : detail;
+  return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}`), {
     cause: redactedCopy(error, redact, 8),
-    retryable: known?.lasting !== true,
+    retryable: cause?.lasting !== true,
   });
+}
+
+/**
+ * What failed, from the chain innermost first: the deepest code (`detail` is the code), else known
+ * words (`detail` is what matched), else nothing known (`detail` is the innermost message).
+ */
+function knownCause(chain: unknown[]): { cause?: ConnectionCause; detail: string } {
+  const messages = chain.map((link) => (link instanceof Error ? link.message : String(link)));
+  const coded = chain.findIndex((link) => typeof (link as { code?: unknown } | null)?.code === "string");
+  if (coded >= 0) {
+    const code = (chain[coded] as { code: string }).code;
+    const cause = CAUSES[code];
+    return cause ? { cause, detail: code } : { detail: `${messages[coded]} (${code})` };
+  }
+  for (const [words, cause] of CAUSES_BY_WORDS) {
+    for (const message of messages) {
+      const match = words.exec(message);
+      if (match) return { cause, detail: match[0] };
+    }
+  }
+  // Deno's message starts with the whole address, its query included: messages name paths only.
+  return { detail: (messages[0] ?? "failed").replace(/^error sending request for url \(.*?\): /, "") };
 }
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */

@@ -295,7 +295,13 @@ export function createTransport(config: TransportConfig): Transport {
     }
     const { status, statusText } = response;
     const headers = redactHeaders(response.headers, config.redact);
-    return { status, statusText, headers, url, errorText: config.redact(errorText) };
+    return { status, statusText, headers, url: config.redact(url), errorText: config.redact(errorText) };
+  }
+
+  /** A 2xx answer as handed back: a caller may have put the secret in the address, which it does not show. */
+  function withoutSecretInUrl(response: Response): Response {
+    const shown = config.redact(response.url);
+    return shown === response.url ? response : withUrl(response, shown);
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
@@ -323,7 +329,7 @@ export function createTransport(config: TransportConfig): Transport {
     if (filled !== url) request = new Request(filled, request);
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
     const answer = await withRetries({ request, body, isTokenCall, context });
-    context.answer = isErrorAnswer(answer) ? toResponse(answer) : answer;
+    context.answer = isErrorAnswer(answer) ? toResponse(answer) : withoutSecretInUrl(answer);
     return context.answer;
   };
 }
@@ -374,6 +380,6 @@ function toResponse(answer: ErrorAnswer): Response {
 
 /** A Response built by the SDK keeps the answer's address, as a fetch's does. */
 function withUrl(response: Response, url: string): Response {
-  Object.defineProperty(response, "url", { value: url });
+  Object.defineProperty(response, "url", { value: url, configurable: true });
   return response;
 }

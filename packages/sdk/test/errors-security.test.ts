@@ -121,6 +121,42 @@ describe("baseUrl security", () => {
   });
 });
 
+describe("options", () => {
+  const refusal = (options: Record<string, unknown>) => {
+    try {
+      testSdk(undefined, options);
+    } catch (error) {
+      return error;
+    }
+    return "accepted";
+  };
+
+  it("refuses an option it does not have, naming it and listing its own", () => {
+    const failure = refusal({ timeOutMs: 100 });
+    expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((failure as Error).message).toMatch(
+      /^createSdk has no option timeOutMs \(its options: version, .*timeoutMs/,
+    );
+  });
+
+  it("names every required option that is missing", () => {
+    const failure = refusal({ baseUrl: undefined, clientSecret: undefined });
+    expect(failure).toMatchObject({
+      code: "invalid_options",
+      message: "createSdk needs baseUrl, clientSecret",
+    });
+  });
+
+  it.each([
+    [{ maxRetries: 1.5 }, "maxRetries must be a whole number (got 1.5)"],
+    [{ maxRetries: -1 }, "maxRetries must be a non-negative number (got -1)"],
+    [{ timeoutMs: 0 }, "timeoutMs must be a positive number (got 0)"],
+    [{ allowInsecureLoopback: "yes" }, "allowInsecureLoopback must be a boolean (got yes)"],
+  ])("refuses %o", (options, message) => {
+    expect(refusal(options)).toMatchObject({ code: "invalid_options", message });
+  });
+});
+
 describe("request headers", () => {
   it("sends the version, accept, user agent with suffix, and content-type only with a body", async () => {
     const server = scriptedFetch(() => json({ data: [] }));
@@ -250,6 +286,22 @@ describe("the client secret never leaks", () => {
     expect(isCdasApiError(failure)).toBe(true);
     expect((failure as { url: string }).url).toContain("[redacted]");
     expect(leaks(failure)).toBe(false);
+  });
+
+  it("is absent from the address of an answer when a caller put it in the query", async () => {
+    // The answers carry their address, as a fetch's do (there a getter of the prototype: configurable here).
+    const addressed = (response: Response, url: URL) =>
+      Object.defineProperty(response, "url", { value: url.href, configurable: true });
+    for (const status of [200, 400]) {
+      const server = scriptedFetch((request) => addressed(json({ data: [] }, { status }), request.url));
+      const { response } = await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {
+        params: { query: { note: SECRET } },
+      });
+      expect(server.dataCalls()[0]?.url.href).toContain(SECRET_MARK);
+      expect(response.status).toBe(status);
+      expect(response.url).toMatch(/^https:\/\/api\.test\/v1\/accounts\?note=.*\[redacted\]/);
+      expect(leaks(response)).toBe(false);
+    }
   });
 
   it("is absent from the cause of a middleware's error and of a 2xx body that is not JSON", async () => {

@@ -50,8 +50,9 @@ function underSignal(
         if (signal.aborted) return onAbort();
         if (!(response instanceof Response) || response.body === null) return resolve(response);
         const body = response.body.pipeThrough(new TransformStream(), { signal });
-        const { status, statusText, headers } = response;
-        resolve(new Response(body, { status, statusText, headers }));
+        const { status, statusText, headers, url } = response;
+        const copy = new Response(body, { status, statusText, headers });
+        resolve(url ? Object.defineProperty(copy, "url", { value: url, configurable: true }) : copy);
       },
       (error) => {
         signal.removeEventListener("abort", onAbort);

@@ -288,6 +288,48 @@ describe("network failures name their cause", () => {
     }
   });
 
+  // Deno's fetch gives no code: its causes, as Deno 2.9 words them, are named by those words.
+  it.each([
+    [
+      "tcp connect error: Connection refused (os error 111)",
+      "connection refused (Connection refused (os error 111))",
+      true,
+    ],
+    [
+      "invalid peer certificate: UnknownIssuer",
+      "certificate not trusted (invalid peer certificate: UnknownIssuer); to trust a private CA, see the SDK README's “Trusting a private CA”",
+      false,
+    ],
+    [
+      "received corrupt message of type InvalidContentType",
+      "TLS handshake failed (a plain-http port?) (received corrupt message of type InvalidContentType)",
+      false,
+    ],
+  ])("on Deno, which gives no code: %s", async (words, reason, retryable) => {
+    let attempts = 0;
+    const denoFetch = async (input: Request): Promise<Response> => {
+      attempts++;
+      const inner = new Error(
+        `error sending request for url (${input.url}): client error (Connect): ${words}`,
+      );
+      throw new TypeError("fetch failed", { cause: inner });
+    };
+    const failure = await failureOf(getAccounts(testSdk(denoFetch, { maxRetries: 1 })));
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect((failure as Error).message).toBe(`POST /v1/token failed: ${reason}`);
+    expect(failure).toMatchObject({ retryable });
+    expect(attempts).toBe(retryable ? 2 : 1);
+  });
+
+  it("a port fetch refuses to call (bad port): named, and not retried", async () => {
+    // fetch refuses port 6000 (X11) before it connects: nothing leaves the process.
+    const sdk = testSdk(undefined, { baseUrl: "https://127.0.0.1:6000", maxRetries: 2 });
+    const failure = await failureOf(getAccounts(sdk));
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect((failure as Error).message).toBe("POST /v1/token failed: port refused by fetch (bad port)");
+    expect(failure).toMatchObject({ retryable: false });
+  });
+
   it("https sent to a plain-http port", async () => {
     const { origin } = await serve(api(() => {}));
     const sdk = testSdk(undefined, { baseUrl: origin.replace("http:", "https:"), maxRetries: 0 });
