@@ -392,7 +392,7 @@ function causeChain(error: unknown): unknown[] {
   return chain;
 }
 
-/** A copy of an error and its causes with the secret removed from every message (codes kept). */
+/** A copy of an error and its causes with the secret removed from every message and stack (codes kept). */
 function redactedCopy(error: unknown, redact: (text: string) => string, depth: number): unknown {
   if (!(error instanceof Error) && (typeof error !== "object" || error === null)) {
     return error === undefined ? undefined : redact(String(error));
@@ -402,6 +402,8 @@ function redactedCopy(error: unknown, redact: (text: string) => string, depth: n
     depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
   const copy = new Error(redact(String(source.message)), cause === undefined ? undefined : { cause });
   copy.name = String(source.name ?? "Error");
+  // The original's stack (where it was thrown), not the copy's.
+  if (typeof source.stack === "string") copy.stack = redact(source.stack);
   if (typeof source.code === "string") Object.assign(copy, { code: source.code });
   return copy;
 }

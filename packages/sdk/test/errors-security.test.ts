@@ -273,6 +273,10 @@ describe("the client secret never leaks", () => {
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: "network" });
     expect(leaks(failure)).toBe(false);
+    // The redacted copy of the cause keeps where the original was thrown.
+    const { stack } = (failure as Error).cause as Error;
+    expect(stack).toMatch(/^TypeError: socket hang up while sending .*\[redacted\]/);
+    expect(stack).toContain("errors-security.test.ts");
   });
 
   it("is absent from a failed page's address when a caller put it in the query", async () => {
