@@ -121,6 +121,7 @@ async function* walk(
   if (maxPages <= 0 || remaining <= 0) return;
   const seen = new SeenPages();
   const pageUrl = `${context.baseUrl}${path}`;
+  const scope = new URL(pageUrl);
   // Ends a prefetched page still in flight when the loop is left early (without prefetch none can be).
   const stop = options.prefetch ? new AbortController() : undefined;
   const signal =
@@ -141,7 +142,7 @@ async function* walk(
       const kept = items.length > remaining ? items.slice(0, remaining) : items;
       remaining -= kept.length;
       const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
-      const next = last ? undefined : nextLink(data, url, path, pageUrl);
+      const next = last ? undefined : nextLink(data, url, path, scope);
       if (next !== undefined) seen.add(next);
       if (next !== undefined && options.prefetch) {
         pending = fetchPage(next);
@@ -189,7 +190,7 @@ function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
  * The next link (absolute or relative, as written), refused when it leaves the list on the API's
  * origin (it would carry the bearer token elsewhere or read another resource) or carries credentials.
  */
-function nextLink(data: unknown, url: string, path: string, pageUrl: string): URL | undefined {
+function nextLink(data: unknown, url: string, path: string, scope: URL): URL | undefined {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const links = (data as { links?: unknown }).links;
   if (links === undefined || links === null) return undefined;
@@ -202,7 +203,6 @@ function nextLink(data: unknown, url: string, path: string, pageUrl: string): UR
   } catch (cause) {
     throw invalidResponse(`links.next of ${path} is not a valid address`, cause);
   }
-  const scope = new URL(pageUrl);
   if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {
     throw invalidResponse(`links.next of ${path} points outside ${path} on the API's origin`);
@@ -216,10 +216,10 @@ class SeenPages {
   private readonly cursors = new Set<string>();
 
   add(target: URL): void {
-    const params = [...target.searchParams].sort(([a, x], [b, y]) =>
-      a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
-    );
-    const key = `${target.pathname}?${new URLSearchParams(params)}`;
+    // The same page whatever the order of its query's names (a copy: the link is followed as written).
+    const normal = new URL(target.href);
+    normal.searchParams.sort();
+    const key = `${normal.pathname}${normal.search}`;
     if (this.links.has(key))
       throw paginationLoop(`links.next of ${target.pathname} points to a page already read`);
     this.links.add(key);

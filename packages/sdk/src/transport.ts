@@ -113,16 +113,17 @@ export function createTransport(config: TransportConfig): Transport {
   const tokenUrl = `${config.baseUrl}${TOKEN_PATH}`;
   const origin = new URL(config.baseUrl).origin;
   const tokens = createTokenSource(issueToken);
-  const filledQueries = Object.entries(FILLED_QUERY).map(([path, name]) => [
-    `${config.baseUrl}${path}`,
+  const filledQueries = Object.entries(FILLED_QUERY).map(([path, name]) => ({
+    listUrl: `${config.baseUrl}${path}`,
+    withQuery: `${config.baseUrl}${path}?`,
     name,
-  ]);
+  }));
 
   /** A GET of a list whose query the SDK fills in (the institutions' client_id), filled when the caller left it out. */
   function withFilledQuery(method: string, url: string): string {
     if (method !== "GET") return url;
-    for (const [listUrl = "", name = ""] of filledQueries) {
-      if (url !== listUrl && !url.startsWith(`${listUrl}?`)) continue;
+    for (const { listUrl, withQuery, name } of filledQueries) {
+      if (url !== listUrl && !url.startsWith(withQuery)) continue;
       const target = new URL(url);
       if (target.searchParams.get(name)) return url;
       target.searchParams.set(name, config.clientId);

@@ -104,6 +104,22 @@ describe("cursor paging", () => {
     expect(failure).toMatchObject({ code: "pagination_loop" });
   });
 
+  it("knows a page again whatever the order of its query's names, and follows links as written", async () => {
+    const links = ["/v1/accounts?offset=2&limit=2", "/v1/accounts?limit=2&offset=2"];
+    const server = scriptedFetch((request) =>
+      json({ data: [1, 2], links: { next: links[request.url.searchParams.has("offset") ? 1 : 0] } }),
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "pagination_loop" });
+    expect(server.dataCalls().map((call) => `${call.url.pathname}${call.url.search}`)).toEqual([
+      "/v1/accounts",
+      "/v1/accounts?offset=2&limit=2",
+    ]);
+  });
+
   it("refuses a link to another origin or another path (the bearer token stays home)", async () => {
     for (const next of ["https://evil.test/v1/banking/accounts?page[after]=x", "/v1/accounts?offset=1"]) {
       const server = scriptedFetch(() => json({ accounts: [1], links: { next } }));
