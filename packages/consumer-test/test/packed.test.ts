@@ -71,6 +71,12 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
         message: expect.stringMatching(/^POST \/v1\/token failed: connection refused \(.+\)$/),
         retryable: true,
       });
+      expect(result.httpsToPlainHttp).toEqual({
+        message: expect.stringMatching(
+          /^POST \/v1\/token failed: TLS handshake failed \(a plain-http port\?\) \(.+\)$/,
+        ),
+        retryable: false,
+      });
     },
   );
 
