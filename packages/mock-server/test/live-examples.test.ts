@@ -1,11 +1,19 @@
 /**
  * Live examples: each operation's documented example request (its parameters' and body's
  * examples, with the ids and the team credentials the documents use) gets a 2xx from the sandbox's
- * default seed.
+ * default seed, and so does every address in the `links` of every 2xx response example (the
+ * cursors in them must be ones the sandbox issues).
  */
 import { deref } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, loadBundle, operationsOf, Sandbox, VERSIONS } from "./helpers.js";
+import {
+  assertDocumentedResponse,
+  loadBundle,
+  type Operation,
+  operationsOf,
+  Sandbox,
+  VERSIONS,
+} from "./helpers.js";
 
 type Json = Record<string, unknown>;
 
@@ -73,6 +81,59 @@ describe.each(VERSIONS)("%s: documented example requests", (version) => {
         expect(response.status).toBeGreaterThanOrEqual(200);
         assertDocumentedResponse(version, op.method, op.path, response);
       }
+    });
+  }
+});
+
+/** Every `links.*` address anywhere in a JSON value, each with where it was found. */
+function collectLinks(value: unknown, where: string, into: [string, string][]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectLinks(item, where, into);
+    return;
+  }
+  if (!value || typeof value !== "object") return;
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "links" && item && typeof item === "object" && !Array.isArray(item)) {
+      for (const [name, address] of Object.entries(item))
+        if (typeof address === "string") into.push([`${where} links.${name}`, address]);
+    }
+    collectLinks(item, where, into);
+  }
+}
+
+/** The links of every 2xx response example of a version, with the operation and example they are in. */
+function exampleLinks(version: string): { op: Operation; where: string; address: string }[] {
+  const bundle = loadBundle(version);
+  const out: { op: Operation; where: string; address: string }[] = [];
+  for (const op of operationsOf(version)) {
+    for (const [status, response] of Object.entries(op.operation.responses as Json)) {
+      if (!status.startsWith("2")) continue;
+      const content = (deref<Json>(bundle, response).content ?? {}) as Json;
+      for (const media of Object.values(content) as Json[]) {
+        const found: [string, string][] = [];
+        if (media.example !== undefined) collectLinks(media.example, `${op.operationId} example`, found);
+        for (const [name, example] of Object.entries((media.examples ?? {}) as Json))
+          collectLinks(deref<{ value?: unknown }>(bundle, example).value, `${op.operationId} ${name}`, found);
+        for (const [where, address] of found) out.push({ op, where, address });
+      }
+    }
+  }
+  return out;
+}
+
+describe.each(VERSIONS)("%s: links of the response examples", (version) => {
+  const links = exampleLinks(version);
+  it("finds links in the examples", () => {
+    expect(links.length).toBeGreaterThan(5);
+  });
+  for (const { op, where, address } of links) {
+    it(`${where} (${address}) gets a 2xx from the sandbox`, async () => {
+      // Addresses may be absolute or relative; the sandbox is asked for the path and query.
+      const url = new URL(address, "https://sandbox.invalid");
+      const response = await sandbox.call("GET", `${url.pathname}${url.search}`, { version });
+      expect(response.status, `${address}: ${response.text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+      expect(response.status, `${address}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
+      assertDocumentedResponse(version, "GET", op.path, response);
     });
   }
 });
