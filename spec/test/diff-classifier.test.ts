@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
+import { freshBundle } from "./helpers";
 
 type Schema = Record<string, unknown>;
 type Change = { class: string; action: string; pointer: string; operations: string[]; reason: string };
@@ -146,6 +147,131 @@ describe("fields, parameters and direction", () => {
     expect(loosened.find((c) => c.pointer.includes("/enum"))).toMatchObject({ class: "breaking" });
     const loosenedRequest = changes(api({ request: values(["A"]) }), api({ request: values() }));
     expect(loosenedRequest.find((c) => c.pointer.includes("/enum"))).toMatchObject({ class: "non-breaking" });
+  });
+});
+
+describe("required lists in bodies that point at components", () => {
+  // The operation's schema is a bare `$ref` (as the error responses are) and the reference changes:
+  // the required names are those of the two component schemas, not of the references.
+  const withSchemas = (where: "request" | "response", name: string, schemas: Schema) =>
+    api({ [where]: { $ref: `#/components/schemas/${name}` }, schemas });
+  const extended = {
+    type: "object",
+    required: ["id", "message", "fault"],
+    properties: { id: { type: "string" }, message: { type: "string" }, fault: { type: "boolean" } },
+  };
+  const short = { type: "object", required: ["id", "message"], properties: extended.properties };
+  const pointer = (base: string) => `${base}/required/2`;
+
+  it("a required field removed from a response breaks readers, and the reason says so", () => {
+    const list = changes(
+      withSchemas("response", "ExtendedError", { ExtendedError: extended }),
+      withSchemas("response", "ShortError", { ShortError: short }),
+    );
+    const change = changeAt(list, pointer(RESPONSE));
+    expect(change).toMatchObject({ class: "breaking", action: "remove" });
+    expect(change.reason).toBe("readers can no longer rely on fault being present");
+  });
+
+  it("a required field added to a response is non-breaking", () => {
+    const list = changes(
+      withSchemas("response", "ShortError", { ShortError: short }),
+      withSchemas("response", "ExtendedError", { ExtendedError: extended }),
+    );
+    const change = changeAt(list, pointer(RESPONSE));
+    expect(change).toMatchObject({ class: "non-breaking", action: "add" });
+    expect(change.reason).toContain("more response fields are always present");
+  });
+
+  it("a required field added to a request breaks callers; removed, it does not", () => {
+    const added = changeAt(
+      changes(
+        withSchemas("request", "Short", { Short: short }),
+        withSchemas("request", "Extended", { Extended: extended }),
+      ),
+      pointer(BODY),
+    );
+    expect(added).toMatchObject({ class: "breaking", reason: "callers must now send fault" });
+    const removed = changeAt(
+      changes(
+        withSchemas("request", "Extended", { Extended: extended }),
+        withSchemas("request", "Short", { Short: short }),
+      ),
+      pointer(BODY),
+    );
+    expect(removed.class).toBe("non-breaking");
+    expect(removed.reason).toContain("fewer request fields are required");
+  });
+
+  it("v2 to v3: the extended error fields no longer required in the list errors break readers", () => {
+    const report = diffDocuments(freshBundle("v2"), freshBundle("v3"), { from: "v2", to: "v3" });
+    const required = (report.changes as Change[]).filter((c) =>
+      /\/responses\/\d+\/content\/application~1json\/schema\/required\//.test(c.pointer),
+    );
+    expect(required.length).toBeGreaterThan(0);
+    for (const change of required) {
+      expect(change, change.pointer).toMatchObject({ class: "breaking", action: "remove" });
+      expect(change.reason).toMatch(
+        /^readers can no longer rely on (fault|temporary|timeout) being present$/,
+      );
+    }
+  });
+});
+
+describe("whole components that restate the operations' own changes", () => {
+  const error = (properties: string[]) => ({
+    description: "error",
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: Object.fromEntries(properties.map((p) => [p, { type: "string" }])),
+        },
+      },
+    },
+  });
+  const withError = (name: string, response: Schema) => {
+    const doc = api({}) as ReturnType<typeof api> & { components: Schema };
+    (doc.paths["/things"].post.responses as Schema)["400"] = { $ref: `#/components/responses/${name}` };
+    doc.components.responses = { [name]: response };
+    return doc;
+  };
+
+  it("a response component removed whose fields' removal is reported on the operation is not counted again", () => {
+    const report = diffDocuments(
+      withError("BadRequestExtended", error(["id", "fault"])),
+      withError("BadRequestShort", error(["id"])),
+    );
+    const list = report.changes as Change[];
+    const field = changeAt(
+      list,
+      "/paths/~1things/post/responses/400/content/application~1json/schema/properties/fault",
+    );
+    expect(field).toMatchObject({ class: "breaking", action: "remove" });
+    expect(changeAt(list, "/components/responses/BadRequestExtended")).toMatchObject({
+      class: "annotation",
+      action: "remove",
+      operations: ["POST /things"],
+    });
+    expect(changeAt(list, "/components/responses/BadRequestShort")).toMatchObject({ class: "annotation" });
+    expect(report.counts.breaking).toBe(1);
+  });
+
+  it("a component renamed with the same content keeps its class: its name is the change", () => {
+    const list = changes(withError("BadRequestA", error(["id"])), withError("BadRequestB", error(["id"])));
+    expect(changeAt(list, "/components/responses/BadRequestA")).toMatchObject({ class: "breaking" });
+  });
+
+  it("v2 to v3: the required version header is counted once; the removed error responses are not counted again", () => {
+    const report = diffDocuments(freshBundle("v2"), freshBundle("v3"), { from: "v2", to: "v3" });
+    const list = report.changes as Change[];
+    expect(changeAt(list, "/components/parameters/PlatformVersionRequired")).toMatchObject({
+      class: "annotation",
+    });
+    for (const name of ["BadRequestExtended", "ServerErrorExtended", "UnauthorizedExtended"])
+      expect(changeAt(list, `/components/responses/${name}`)).toMatchObject({ class: "annotation" });
+    const header = list.filter((c) => c.pointer.endsWith("/parameters/0/required"));
+    expect(header.map((c) => c.class)).toEqual(["breaking", "breaking"]);
   });
 });
 

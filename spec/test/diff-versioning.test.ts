@@ -100,7 +100,9 @@ const V1_TO_V2: Row[] = [
           JSON.stringify(c.after ?? "").includes("rate_applicability_type"),
       );
       expect(condition.length).toBeGreaterThan(0);
-      for (const c of condition) expect(c.class).toBe("non-breaking");
+      // The new item component is an annotation when the items it gives are reported where they are used.
+      for (const c of condition) expect(["non-breaking", "annotation"]).toContain(c.class);
+      expectOne(r, /ApplicabilityConditions\/items$/, "add", "non-breaking", [ACCOUNTS, PRODUCT]);
     },
   },
   {

@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatGuideMarkdown } from "../scripts/lib/guide-format.mjs";
 import { buildGuide } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 import { freshBundle, SPEC_DIR, typeCheck } from "./helpers";
@@ -110,6 +111,55 @@ describe("the guides against the interface's versioning tables", () => {
       const texts = entriesOf(guide).map((e) => `${e.places.join(",")} ${e.text}`);
       expect(new Set(texts).size).toBe(texts.length);
     }
+  });
+});
+
+describe("reshaped containers (a field that becomes an array, or stops being one)", () => {
+  const REVERSE = { "v3-to-v1": guideOf("v3", "v1"), "v2-to-v1": guideOf("v2", "v1") };
+  const SHAPE = "`{rate_applicability_type, additional_value, additional_info, additional_info_uri}`";
+  const applicability = (guide: Guide) =>
+    entriesOf(guide).filter((e) => e.places.some((p) => p.endsWith("applicability_conditions")));
+
+  it.each(["v1-to-v2", "v1-to-v3"] as const)(
+    "%s: applicability_conditions is said with its items; fields that move into them are not gone",
+    (pair) => {
+      const [entry, ...more] = applicability(GUIDES[pair]);
+      expect(more).toEqual([]);
+      expect(entry!.text).toBe(
+        `\`applicability_conditions\` is now an array of ${SHAPE} instead of an object; \`additional_info\` and \`additional_info_uri\` are now in each item`,
+      );
+      expect(entry!.text).not.toContain("gone");
+    },
+  );
+
+  it.each(["v3-to-v1", "v2-to-v1"] as const)(
+    "%s: the reverse names the field once as its subject, not the list of its places",
+    (pair) => {
+      const guide = REVERSE[pair];
+      const [entry, ...more] = applicability(guide);
+      expect(more).toEqual([]);
+      expect(entry!.places).toHaveLength(8);
+      for (const place of entry!.places) expect(entry!.text).not.toContain(place);
+      expect(entry!.text).toBe(
+        `\`applicability_conditions\` is now an object \`{additional_info, additional_info_uri}\` instead of an array of ${SHAPE}; \`rate_applicability_type\` and \`additional_value\` are gone`,
+      );
+      // The Markdown line lists the places once, and no envelope code is suggested for it.
+      const markdown = formatGuideMarkdown(guide as never);
+      const line = markdown.split("\n").find((l) => l.includes("is now an object `{additional_info"));
+      expect(line?.split(entry!.places[0]!).length).toBe(2);
+      expect(markdown).not.toContain("data?.additional_info");
+    },
+  );
+
+  it("v3-to-v2: a list envelope that becomes a bare array is said as such, its keys not gone", () => {
+    const texts = entriesOf(guideOf("v3", "v2")).map((e) => e.text);
+    expect(texts).toContain(
+      "the body is now a bare array of the `consents` items instead of `{consents, links}`",
+    );
+    expect(texts).toContain(
+      "the body is now a bare array of the `end_users` items instead of `{end_users, links}`",
+    );
+    expect(texts.filter((t) => /`(consents|end_users)`.* gone/.test(t))).toEqual([]);
   });
 });
 

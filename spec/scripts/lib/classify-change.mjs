@@ -67,10 +67,35 @@ function keywordIndex(path, word) {
   return -1;
 }
 
-/** The schemas holding the keyword at `index` of the change path, before and after. */
+/**
+ * The schemas holding the keyword at `index` of the change path, before and after, with their own
+ * `$ref` followed: a body or response that points at a component (`schema: {$ref: ...}`) is that
+ * component's schema, not the bare reference.
+ */
 function schemasAt(rule, index) {
   const prefix = rule.change.path.slice(0, index);
-  return { before: rule.context.locateBefore(prefix).node, after: rule.context.locateAfter(prefix).node };
+  const { context } = rule;
+  const resolve = (doc, location) =>
+    location.node === undefined ? undefined : deref(doc, location.node, location.pointer).node;
+  return {
+    before: resolve(context.before, context.locateBefore(prefix)),
+    after: resolve(context.after, context.locateAfter(prefix)),
+  };
+}
+
+/**
+ * The names a schema requires: its own `required` and those of its `allOf` members (api-smart-diff
+ * merges allOf, so a required item it reports may come from any member); undefined without a schema.
+ */
+function requiredNames(doc, schema, seen = new Set()) {
+  if (!isObject(schema) || seen.has(schema)) return isObject(schema) ? [] : undefined;
+  seen.add(schema);
+  const names = Array.isArray(schema.required) ? [...schema.required] : [];
+  for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    for (const name of requiredNames(doc, deref(doc, member, []).node, seen) ?? [])
+      if (!names.includes(name)) names.push(name);
+  }
+  return names;
 }
 
 // Each rule receives { change, reads, key, parentKey, context } and returns [class, reason] or
@@ -143,18 +168,38 @@ function propertyRule({ parentKey, reads, change }) {
 function requiredRule(rule) {
   const index = keywordIndex(rule.change.path, "required");
   if (index < 0) return undefined;
+  const { change, context } = rule;
   const { before, after } = schemasAt(rule, index);
-  const names = (schema) => (Array.isArray(schema?.required) ? schema.required : []);
-  const added = names(after).filter((n) => !names(before).includes(n));
-  const removed = names(before).filter((n) => !names(after).includes(n));
-  if (rule.reads) {
-    return removed.length
-      ? ["breaking", `readers can no longer rely on ${removed.join(", ")} being present`]
-      : ["non-breaking", "more response fields are always present"];
+  const namesBefore = requiredNames(context.before, before);
+  const namesAfter = requiredNames(context.after, after);
+  let added;
+  let removed;
+  if (namesBefore && namesAfter) {
+    added = namesAfter.filter((n) => !namesBefore.includes(n));
+    removed = namesBefore.filter((n) => !namesAfter.includes(n));
+  } else {
+    // A schema that is not found on one side: the change's own values say what moved.
+    const list = (value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+    added = list(change.after).filter((n) => !list(change.before).includes(n));
+    removed = list(change.before).filter((n) => !list(change.after).includes(n));
   }
-  return added.length
-    ? ["breaking", `callers must now send ${added.join(", ")}`]
-    : ["non-breaking", "fewer request fields are required"];
+  // A change of one item (`required/3`) names that item, when it is one that moved.
+  if (typeof rule.key === "number") {
+    const own = change.action === "remove" ? change.before : change.after;
+    if (removed.includes(own)) removed = [own];
+    if (added.includes(own)) added = [own];
+  }
+  if (rule.reads) {
+    if (removed.length)
+      return ["breaking", `readers can no longer rely on ${removed.join(", ")} being present`];
+    return added.length
+      ? ["non-breaking", `more response fields are always present (${added.join(", ")})`]
+      : ["non-breaking", "the same response fields are required (only their order changes)"];
+  }
+  if (added.length) return ["breaking", `callers must now send ${added.join(", ")}`];
+  return removed.length
+    ? ["non-breaking", `fewer request fields are required (${removed.join(", ")} no longer)`]
+    : ["non-breaking", "the same request fields are required (only their order changes)"];
 }
 
 function alternativesRule({ key, parentKey, reads, change }) {

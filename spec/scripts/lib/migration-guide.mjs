@@ -4,7 +4,7 @@
 // one rename; the same entry on several operations or places is written once with all of them.
 // Component-only and annotation changes are folded (listed with `all`); the md and json reports keep
 // every detail.
-import { pointerTokens } from "../../openapi/index.js";
+import { deref, pointerTokens } from "../../openapi/index.js";
 import { isSchemaPath } from "./classify-change.mjs";
 import { codeHints } from "./guide-code.mjs";
 import { fieldPaths } from "./openapi-walk.mjs";
@@ -65,6 +65,44 @@ function classifyForGuide(change) {
   return { kind: "other" };
 }
 
+/** The schema at a pointer of a document, `$ref`s followed on the way; undefined when there is none. */
+function schemaAt(doc, tokens) {
+  try {
+    let node = doc;
+    for (const token of tokens) {
+      node = deref(doc, node)?.[token];
+      if (node === undefined) return undefined;
+    }
+    return deref(doc, node);
+  } catch {
+    return undefined; // a dangling or cyclic reference: say less rather than fail
+  }
+}
+
+/** The property names of a schema, its allOf members' included, in the order they are written. */
+function propertyNames(doc, schema, seen = new Set()) {
+  if (schema === null || typeof schema !== "object" || seen.has(schema)) return [];
+  seen.add(schema);
+  const names = Object.keys(schema.properties ?? {});
+  for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    let resolved;
+    try {
+      resolved = deref(doc, member);
+    } catch {
+      continue;
+    }
+    for (const name of propertyNames(doc, resolved, seen)) if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/** The field names of the items of the array at `tokens` in `doc` (empty when it is no array of objects). */
+function itemFields(doc, tokens) {
+  const schema = schemaAt(doc, tokens);
+  if (!schema?.items) return [];
+  return propertyNames(doc, schemaAt(doc, [...tokens, "items"]));
+}
+
 function typeWord(type, plural) {
   const text = Array.isArray(type) ? type.join(" or ") : String(type);
   const article = /^[aeiou]/.test(text) ? "an" : "a";
@@ -72,8 +110,92 @@ function typeWord(type, plural) {
   return plural ? `${text}s` : `${article} ${text}`;
 }
 
-/** The clauses of one container: renames, reshaping, type changes, removed and new fields. */
-function containerClauses(items, place) {
+/** How a place is the subject of a sentence that already opens with its field paths ("In `a`, `b`: ..."). */
+function subjectOf(place) {
+  if (place.name) return place.name;
+  return place.labels?.length ? "the field" : place.subject;
+}
+
+/**
+ * The clauses of a container whose type changes (`change` at `.../type`). Takes from `removed` and
+ * `added` the fields it accounts for: an array that becomes an object holding the list (an envelope)
+ * and the reverse, an object that becomes an array of items (its fields now in each item), an array of
+ * items that becomes one object (the item fields it no longer has are gone).
+ */
+function reshapeClauses(change, place, docs, { removed, added }) {
+  const { before, after } = change;
+  const tokens = pointerTokens(change.pointer).slice(0, -1);
+  const subject = subjectOf(place);
+  const take = (list, names) => {
+    for (const name of names) if (list.includes(name)) list.splice(list.indexOf(name), 1);
+  };
+  const isList = (doc, name) =>
+    [schemaAt(doc, [...tokens, "properties", name])?.type].flat().includes("array");
+  const holdsList = added.some((name) => isList(docs.after, name));
+  const heldList = removed.find((name) => isList(docs.before, name));
+  if (before === "array" && after === "object" && added.length && holdsList) {
+    const keys = [...added];
+    take(added, keys);
+    return [
+      {
+        kind: "envelope",
+        text: `${subject} is now \`{${keys.join(", ")}}\` instead of a bare array`,
+        keys,
+      },
+    ];
+  }
+  if (before === "object" && after === "array" && heldList) {
+    const keys = [...removed];
+    take(removed, keys);
+    return [
+      {
+        kind: "unwrap",
+        text: `${subject} is now a bare array of the \`${heldList}\` items instead of \`{${keys.join(", ")}}\``,
+        keys,
+      },
+    ];
+  }
+  const itemsAfter = after === "array" ? itemFields(docs.after, tokens) : [];
+  const itemsBefore = before === "array" ? itemFields(docs.before, tokens) : [];
+  if (itemsAfter.length) {
+    const moved = removed.filter((name) => itemsAfter.includes(name));
+    take(removed, moved);
+    const clauses = [
+      {
+        kind: "reshape",
+        text: `${subject} is now an array of \`{${itemsAfter.join(", ")}}\` instead of ${typeWord(before)}`,
+      },
+    ];
+    if (moved.length) {
+      clauses.push({
+        kind: "moved",
+        text: `${listWords(moved)} ${moved.length > 1 ? "are" : "is"} now in each item`,
+        names: moved,
+      });
+    }
+    return clauses;
+  }
+  if (itemsBefore.length) {
+    const kept = [...added];
+    const shape = kept.length ? ` \`{${kept.join(", ")}}\`` : "";
+    take(added, kept);
+    for (const name of itemsBefore) if (!kept.includes(name) && !removed.includes(name)) removed.push(name);
+    return [
+      {
+        kind: "reshape",
+        text: `${subject} is now ${typeWord(after)}${shape} instead of an array of \`{${itemsBefore.join(", ")}}\``,
+      },
+    ];
+  }
+  return [{ kind: "reshape", text: `${subject} is now ${typeWord(after)} instead of ${typeWord(before)}` }];
+}
+
+/**
+ * The clauses of one container: renames, reshaping, type changes, removed and new fields. `docs` are
+ * the two documents ({before, after}): a container that becomes an array, or stops being one, is said
+ * with the fields of its items, so that fields that move into (or out of) the items are not "gone".
+ */
+function containerClauses(items, place, docs) {
   const of = (kind) => items.filter((i) => i.kind === kind);
   const removed = [...new Set(of("field-remove").map((i) => i.name))];
   const added = [...new Set(of("field-add").map((i) => i.name))];
@@ -89,23 +211,7 @@ function containerClauses(items, place) {
   for (const [from, to] of renames)
     clauses.push({ kind: "rename", text: `\`${from}\` is now \`${to}\``, from, to });
   const reshaped = of("container-type")[0];
-  if (reshaped) {
-    const { before, after } = reshaped.change;
-    if (before === "array" && after === "object" && added.length) {
-      const shape = `{${added.join(", ")}}`;
-      clauses.push({
-        kind: "envelope",
-        text: `${place.subject} is now \`${shape}\` instead of a bare array`,
-        keys: [...added],
-      });
-      added.length = 0;
-    } else {
-      clauses.push({
-        kind: "reshape",
-        text: `${place.name ?? place.subject} is now ${typeWord(after)} instead of ${typeWord(before)}`,
-      });
-    }
-  }
+  if (reshaped) clauses.push(...reshapeClauses(reshaped.change, place, docs, { removed, added }));
   const byType = new Map();
   for (const item of of("field-type")) {
     const key = `${JSON.stringify(item.change.before)}>${JSON.stringify(item.change.after)}`;
@@ -209,6 +315,7 @@ function versionBullet(report, change) {
 
 /** Entries of the guide before merging: one per container, plus parameters and the version switch. */
 function rawBullets(report, docs) {
+  const sides = { after: docs[0], before: docs[1] };
   const groups = new Map();
   const folded = [];
   const bullets = [];
@@ -253,7 +360,7 @@ function rawBullets(report, docs) {
       continue;
     }
     const place = describePlace(container, changes, docs);
-    const clauses = containerClauses(items, place);
+    const clauses = containerClauses(items, place, sides);
     // A description-only container (an annotation with nothing to act on) stays folded.
     if (clauses.length === 0) folded.push(...changes);
     else bullets.push({ operations, places: place.labels, clauses, changes });

@@ -181,6 +181,40 @@ function versionPinChange(before, after) {
 }
 
 /**
+ * A whole component added or removed (`/components/responses/BadRequestExtended`) that operations use
+ * says again what their own entries say: each operation that uses it has an entry of the same
+ * direction and at least the same class (a field removed from its error body, its header now
+ * required). Such an entry becomes an annotation, so that one change is counted once; a component
+ * whose operations show nothing else (renamed, same content) keeps its class: its name is the change.
+ */
+function foldRestatements(list) {
+  const isWhole = (c) => c.pointerScope === "document" && /^\/components\/[^/]+\/[^/]+$/.test(c.pointer);
+  for (const change of list) {
+    if (!isWhole(change) || (change.action !== "add" && change.action !== "remove")) continue;
+    if (change.class === "annotation" || change.operations.length === 0) continue;
+    const covered = change.operations.every((op) =>
+      list.some(
+        (other) =>
+          other !== change &&
+          !isWhole(other) &&
+          other.operations.includes(op) &&
+          other.directions.some((d) => change.directions.includes(d)) &&
+          CLASS_RANK[other.class] >= CLASS_RANK[change.class],
+      ),
+    );
+    if (!covered) continue;
+    Object.assign(change, {
+      class: "annotation",
+      reason:
+        change.action === "remove"
+          ? `a component removed; what that changes for ${change.operations.join(", ")} is reported on each of them and not counted again (code that imports its generated type by name breaks)`
+          : `a new component; what it changes for ${change.operations.join(", ")} is reported on each of them and not counted again`,
+      basis: "rule",
+    });
+  }
+}
+
+/**
  * Compares two documents and returns the report: every change with its operations, JSON pointer,
  * old and new values, class and the reason for the class.
  */
@@ -201,6 +235,7 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
   const pin = versionPinChange(before, after);
   if (pin) record(changes, pin);
 
+  foldRestatements([...changes.values()]);
   const list = [...changes.values()].sort(
     (a, b) => CLASS_RANK[b.class] - CLASS_RANK[a.class] || a.pointer.localeCompare(b.pointer),
   );
