@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatGuideMarkdown } from "../scripts/lib/guide-format.mjs";
-import { buildGuide } from "../scripts/lib/migration-guide.mjs";
+import { buildGuide, operationSections } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 import { freshBundle, SPEC_DIR, typeCheck } from "./helpers";
 
@@ -111,6 +111,24 @@ describe("the guides against the interface's versioning tables", () => {
       const texts = entriesOf(guide).map((e) => `${e.places.join(",")} ${e.text}`);
       expect(new Set(texts).size).toBe(texts.length);
     }
+  });
+});
+
+describe("the version bar's link to a guide", () => {
+  it("opens the section most an operation's own, not one it shares with others", () => {
+    let shared = 0;
+    for (const guide of Object.values(GUIDES)) {
+      const chosen = operationSections(guide);
+      for (const [op, anchor] of Object.entries(chosen)) {
+        const naming = guide.sections.filter((section) => section.operations.includes(op));
+        const fewest = Math.min(...naming.map((section) => section.operations.length));
+        const section = guide.sections.find((candidate) => candidate.anchor === anchor);
+        expect(section?.operations.length, `${op} in ${guide.from.label}-to-${guide.to.label}`).toBe(fewest);
+        if (naming.length > 1 && naming[0]!.operations.length > fewest) shared++;
+      }
+    }
+    // Operations listed first in a shared section (getBankingProduct with the fees) exist: the case is real.
+    expect(shared).toBeGreaterThan(0);
   });
 });
 

@@ -1,6 +1,7 @@
 // Pages of the docs site that are ours (the references are Redoc's): the index, the navigation bar
 // injected into each reference, and the offline fix-ups of Redoc's output.
 
+import { operationGroups } from "./guide-format.mjs";
 import { listOperations } from "./openapi-walk.mjs";
 import { escapeHtml, operationAnchor, SITE_CSS, siteHeader } from "./report-format.mjs";
 
@@ -121,7 +122,7 @@ ${changeLine}
   const guideRows = versionPairs(versions)
     .map(([from, to]) => {
       const name = pairName(from, to);
-      const groups = guides[name].sections.length;
+      const groups = operationGroups(guides[name]).length;
       return `<tr><td><a href="changes/${name}.guide.html">${from} → ${to}</a></td><td>${groups}</td>
 <td><a href="changes/${name}.guide.md">Markdown</a></td></tr>`;
     })

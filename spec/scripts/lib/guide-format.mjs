@@ -16,11 +16,15 @@ function sectionTitle(section, code) {
     : section.operations.map(code).join(", ");
 }
 
+/** The sections of a guide that name their operations (not the one for every operation): its "groups of operations". */
+export function operationGroups(guide) {
+  return guide.sections.filter((section) => section.operations[0] !== "every operation");
+}
+
 function introLines(guide) {
   const breaking = guide.sections.reduce((n, s) => n + s.entries.filter((e) => e.breaking).length, 0);
-  const operations = guide.sections.filter((s) => s.operations[0] !== "every operation");
   return [
-    `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**: ${breaking} breaking entries in ${operations.length} groups of operations.`,
+    `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**: ${breaking} breaking entries in ${operationGroups(guide).length} groups of operations.`,
     "Each entry says a change once, under the operations it concerns; the diff blocks show the code to change with `@cdas/sdk`",
     `(\`sdk.client\` is the typed client of the version, the same calls as \`@cdas/client-${guide.to.label}\`).`,
   ];

@@ -429,9 +429,19 @@ export function buildGuide(report, beforeDoc, afterDoc) {
   return { from: report.from, to: report.to, counts: report.counts, sections: ordered, folded };
 }
 
-/** Which section of the guide holds each operation's changes (the first one naming it). */
+/**
+ * Which section of the guide to open for each operation: the one most its own (naming the fewest
+ * operations, the first of equals), not a section it only shares with others.
+ */
 export function operationSections(guide) {
   const found = {};
-  for (const section of guide.sections) for (const op of section.operations) found[op] ??= section.anchor;
+  const size = {};
+  for (const section of guide.sections) {
+    for (const op of section.operations) {
+      if (found[op] !== undefined && size[op] <= section.operations.length) continue;
+      found[op] = section.anchor;
+      size[op] = section.operations.length;
+    }
+  }
   return found;
 }
