@@ -68,6 +68,15 @@ describe("curl samples against the sandbox", () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  it("every curl call sends the headers the interface asks of every request (accept, the version)", () => {
+    for (const entry of ENTRIES) {
+      const curl = entry.samples.find((s) => s.label === "curl")!.source;
+      const call = curl.slice(curl.lastIndexOf("curl -s"));
+      expect(call, entry.operation).toContain("-H 'accept: application/json; charset=UTF-8'");
+      expect(call, entry.operation).toContain(`-H 'x-platform-version: ${entry.version}'`);
+    }
+  });
+
   it("the samples use the credentials `cdas-mock` starts with", () => {
     expect(sandbox.clientId).toBe(SANDBOX.clientId);
     expect(sandbox.clientSecret).toBe(SANDBOX.clientSecret);

@@ -75,13 +75,17 @@ export function curlSample(doc, version, { method, path, item, operation }) {
   if (needsBearer(doc, operation)) {
     lines.push(
       `TOKEN=$(curl -s --cacert ${SANDBOX.caFile} -X POST ${SANDBOX.url}/v1/token \\`,
-      `  -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r .access_token)`,
+      `  -H ${shellQuote(`accept: ${JSON_MEDIA}`)} -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r .access_token)`,
     );
   }
   const call = [
     `curl -s --cacert ${SANDBOX.caFile} -X ${method.toUpperCase()} ${shellQuote(requestUrl(path, args))}`,
   ];
-  call.push(`-H ${shellQuote(`x-platform-version: ${version}`)}`);
+  // The headers the interface asks of every request.
+  call.push(
+    `-H ${shellQuote(`x-platform-version: ${version}`)}`,
+    `-H ${shellQuote(`accept: ${JSON_MEDIA}`)}`,
+  );
   if (needsBearer(doc, operation)) call.push('-H "authorization: Bearer $TOKEN"');
   const body = isTokenCall ? TOKEN_BODY : args.body === undefined ? undefined : JSON.stringify(args.body);
   if (body !== undefined)
