@@ -275,6 +275,20 @@ describe("whole components that restate the operations' own changes", () => {
   });
 });
 
+describe("the pagination extension", () => {
+  it("v2 to v3: a list that starts to page is said in words, not as a bare key", () => {
+    const report = diffDocuments(freshBundle("v2"), freshBundle("v3"), { from: "v2", to: "v3" });
+    const list = report.changes as Change[];
+    const paging = (field: string) =>
+      changeAt(list, `/paths/~1v1~1consent/get/x-cdas-pagination/${field}`) as Change & { summary: string };
+    expect(paging("items")).toMatchObject({
+      class: "annotation",
+      summary: "the list: a bare array → under `consents` (x-cdas-pagination)",
+    });
+    expect(paging("style")).toMatchObject({ summary: "paging style: `none` → `cursor` (x-cdas-pagination)" });
+  });
+});
+
 describe("oneOf", () => {
   const oneOf = (...types: string[]) => ({ oneOf: types.map((type) => ({ type })) });
 

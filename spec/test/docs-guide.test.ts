@@ -21,8 +21,13 @@ const INTERFACE =
 const PROGRAM = path.join(import.meta.dirname, "fixtures", "migration", "program.ts");
 
 type Entry = { text: string; places: string[]; breaking: boolean };
-type Section = { operations: string[]; entries: Entry[] };
-type Guide = { sections: Section[]; folded: { class: string; pointer: string }[] };
+type Section = { operations: string[]; entries: Entry[]; anchor: string };
+type Guide = {
+  from: { label: string };
+  to: { label: string };
+  sections: Section[];
+  folded: { class: string; pointer: string }[];
+};
 
 const load = freshBundle;
 function guideOf(from: string, to: string): Guide {

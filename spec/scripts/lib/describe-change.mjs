@@ -44,7 +44,15 @@ export function describe(diff, context, pointerTokens) {
       ? fieldName(path, schemaStart)
       : "";
   let what;
-  if (path[0] === "components" && path.length === 3) what = verb;
+  const paging = path.lastIndexOf("x-cdas-pagination");
+  if (paging >= 0 && paging === path.length - 2) {
+    // The pagination the SDK walks (x-cdas-pagination): its style, or the key that holds the list.
+    const list = (value) =>
+      value === "" ? "a bare array" : value === undefined ? "none" : `under \`${value}\``;
+    const show = key === "items" ? list : (value) => (value === undefined ? "none" : `\`${value}\``);
+    const subject = key === "items" ? "the list" : `paging ${key}`;
+    what = `${subject}: ${show(diff.before)} → ${show(diff.after)} (x-cdas-pagination)`;
+  } else if (path[0] === "components" && path.length === 3) what = verb;
   else if (parentKey === "properties") what = `field \`${field}\` ${verb}`;
   else if (parameterIndex >= 0 && parameterIndex === path.length - 2) what = verb;
   else if (typeof key === "number") {
