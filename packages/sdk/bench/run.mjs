@@ -134,7 +134,7 @@ async function benchClient() {
 // ---------------------------------------------------------------------------------------------
 const TOTAL = 100_000;
 const PAGE_SIZE = 500;
-const WALK_ROUNDS = 11; // each figure is a median: a walk is ~0.4 s and this machine is shared
+const WALK_ROUNDS = 21; // each figure is a median: a walk is ~0.35 s, and its time varies from round to round with GC
 
 function transactionPages(total, pageSize) {
   const pages = new Map();
