@@ -1,7 +1,7 @@
 /** Test helpers: a sandbox per suite, an HTTPS client trusting its CA, and response validation against the bundles. */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { escapeToken, followRef } from "@cdas/spec/openapi";
+import { deref, escapeToken, followRef } from "@cdas/spec/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { Agent, request } from "undici";
@@ -59,6 +59,45 @@ export function operationsOf(version: Version): Operation[] {
           operationId: (operation as Json).operationId as string,
           operation: operation as Json,
         });
+      }
+    }
+  }
+  return out;
+}
+
+/** Calls `visit` with every key and value of every object anywhere in a JSON value (arrays walked through). */
+export function forEachEntry(value: unknown, visit: (key: string, item: unknown) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) forEachEntry(item, visit);
+    return;
+  }
+  if (!value || typeof value !== "object") return;
+  for (const [key, item] of Object.entries(value)) {
+    visit(key, item);
+    forEachEntry(item, visit);
+  }
+}
+
+/** One example of a 2xx response: its operation, where it is (`listAccounts example`), and its value. */
+export interface SuccessExample {
+  op: Operation;
+  where: string;
+  value: unknown;
+}
+
+/** Every example of every 2xx response of a version (`example` and each of `examples`, resolved). */
+export function successExamples(version: Version): SuccessExample[] {
+  const bundle = loadBundle(version);
+  const out: SuccessExample[] = [];
+  for (const op of operationsOf(version)) {
+    for (const [status, response] of Object.entries(op.operation.responses as Json)) {
+      if (!status.startsWith("2")) continue;
+      const content = (deref<Json>(bundle, response).content ?? {}) as Json;
+      for (const media of Object.values(content) as Json[]) {
+        if (media.example !== undefined)
+          out.push({ op, where: `${op.operationId} example`, value: media.example });
+        for (const [name, example] of Object.entries((media.examples ?? {}) as Json))
+          out.push({ op, where: `${op.operationId} ${name}`, value: deref<Json>(bundle, example).value });
       }
     }
   }

@@ -8,10 +8,12 @@ import { deref } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertDocumentedResponse,
+  forEachEntry,
   loadBundle,
   type Operation,
   operationsOf,
   Sandbox,
+  successExamples,
   VERSIONS,
 } from "./helpers.js";
 
@@ -87,38 +89,20 @@ describe.each(VERSIONS)("%s: documented example requests", (version) => {
 
 /** Every `links.*` address anywhere in a JSON value, each with where it was found. */
 function collectLinks(value: unknown, where: string, into: [string, string][]): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectLinks(item, where, into);
-    return;
-  }
-  if (!value || typeof value !== "object") return;
-  for (const [key, item] of Object.entries(value)) {
-    if (key === "links" && item && typeof item === "object" && !Array.isArray(item)) {
-      for (const [name, address] of Object.entries(item))
-        if (typeof address === "string") into.push([`${where} links.${name}`, address]);
-    }
-    collectLinks(item, where, into);
-  }
+  forEachEntry(value, (key, item) => {
+    if (key !== "links" || !item || typeof item !== "object" || Array.isArray(item)) return;
+    for (const [name, address] of Object.entries(item))
+      if (typeof address === "string") into.push([`${where} links.${name}`, address]);
+  });
 }
 
 /** The links of every 2xx response example of a version, with the operation and example they are in. */
 function exampleLinks(version: string): { op: Operation; where: string; address: string }[] {
-  const bundle = loadBundle(version);
-  const out: { op: Operation; where: string; address: string }[] = [];
-  for (const op of operationsOf(version)) {
-    for (const [status, response] of Object.entries(op.operation.responses as Json)) {
-      if (!status.startsWith("2")) continue;
-      const content = (deref<Json>(bundle, response).content ?? {}) as Json;
-      for (const media of Object.values(content) as Json[]) {
-        const found: [string, string][] = [];
-        if (media.example !== undefined) collectLinks(media.example, `${op.operationId} example`, found);
-        for (const [name, example] of Object.entries((media.examples ?? {}) as Json))
-          collectLinks(deref<{ value?: unknown }>(bundle, example).value, `${op.operationId} ${name}`, found);
-        for (const [where, address] of found) out.push({ op, where, address });
-      }
-    }
-  }
-  return out;
+  return successExamples(version).flatMap(({ op, where, value }) => {
+    const found: [string, string][] = [];
+    collectLinks(value, where, found);
+    return found.map(([at, address]) => ({ op, where: at, address }));
+  });
 }
 
 describe.each(VERSIONS)("%s: links of the response examples", (version) => {

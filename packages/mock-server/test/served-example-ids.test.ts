@@ -5,54 +5,34 @@
  * names the documented auth session (the one a POST of the example request stands for). Error
  * bodies are left out: their `id` names one occurrence of an error, not a record.
  */
-import { deref } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCUMENTED_SESSION } from "../src/handlers.js";
 import {
-  loadBundle,
+  forEachEntry,
   mainEndUsers,
   operationsOf,
   Sandbox,
+  successExamples,
   VERSIONS,
   type Version,
   validRequests,
 } from "./helpers.js";
 
-type Json = Record<string, unknown>;
-
 const isIdKey = (key: string) => /^id$|_ids?$|[a-z]Ids?$/.test(key);
 
 /** Values of id-like keys anywhere in a JSON value, each with where it was found. */
 function collectIds(value: unknown, where: string, into: Map<string, string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectIds(item, where, into);
-    return;
-  }
-  if (!value || typeof value !== "object") return;
-  for (const [key, item] of Object.entries(value)) {
-    if (isIdKey(key)) {
-      for (const id of Array.isArray(item) ? item : [item])
-        if (typeof id === "string" && !into.has(id)) into.set(id, `${where} ${key}`);
-    }
-    collectIds(item, where, into);
-  }
+  forEachEntry(value, (key, item) => {
+    if (!isIdKey(key)) return;
+    for (const id of Array.isArray(item) ? item : [item])
+      if (typeof id === "string" && !into.has(id)) into.set(id, `${where} ${key}`);
+  });
 }
 
 /** The ids of every 2xx response example of a version, each with the operation and example it is in. */
 function exampleIds(version: Version): Map<string, string> {
-  const bundle = loadBundle(version);
   const ids = new Map<string, string>();
-  for (const op of operationsOf(version)) {
-    for (const [status, response] of Object.entries(op.operation.responses as Json)) {
-      if (!status.startsWith("2")) continue;
-      const content = (deref<Json>(bundle, response).content ?? {}) as Json;
-      for (const media of Object.values(content) as Json[]) {
-        if (media.example !== undefined) collectIds(media.example, `${op.operationId} example`, ids);
-        for (const [name, example] of Object.entries((media.examples ?? {}) as Json))
-          collectIds(deref<Json>(bundle, example).value, `${op.operationId} ${name}`, ids);
-      }
-    }
-  }
+  for (const { where, value } of successExamples(version)) collectIds(value, where, ids);
   return ids;
 }
 
