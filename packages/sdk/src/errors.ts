@@ -238,7 +238,7 @@ export function paginationLoop(message: string): CdasPaginationLoopError {
   return new CdasPaginationLoopError(message);
 }
 
-export function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeoutError {
+function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeoutError {
   return new CdasTimeoutError(`${method} ${pathOf(url)} timed out after ${timeoutMs} ms (its body included)`);
 }
 
@@ -336,7 +336,7 @@ const CAUSES_BY_WORDS: ReadonlyArray<readonly [RegExp, ConnectionCause]> = [
  * (ECONNREFUSED)`), or by known words where the runtime gives no code (`connection refused (Connection
  * refused (os error 111))` on Deno), with a redacted copy of that chain as its cause.
  */
-export function connectionError(
+function connectionError(
   error: unknown,
   method: string,
   url: string,
