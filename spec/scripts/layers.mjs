@@ -33,8 +33,8 @@ export function versions(specDir = SPEC_DIR) {
 }
 
 /** Layer folders of one version, base first: shared, then its lineage (`basedOn`), ending with itself. */
-export function layersOf(version, specDir = SPEC_DIR) {
-  return [BASE_LAYER, ...readRegistry(specDir).lineage(version)];
+export function layersOf(version, specDir = SPEC_DIR, registry = readRegistry(specDir)) {
+  return [BASE_LAYER, ...registry.lineage(version)];
 }
 
 /** One Redocly API per registered version. */
@@ -68,7 +68,7 @@ export function materialise(specDir = SPEC_DIR) {
   const counts = {};
   for (const version of registry.versions) {
     const tree = new Map();
-    for (const layer of layersOf(version, specDir)) {
+    for (const layer of layersOf(version, specDir, registry)) {
       const layerDir = path.join(specDir, layer);
       for (const file of filesBelow(layerDir)) tree.set(file, path.join(layerDir, file));
     }

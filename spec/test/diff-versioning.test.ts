@@ -12,6 +12,8 @@ type Change = {
   operations: string[];
   before?: unknown;
   after?: unknown;
+  reason?: string;
+  summary?: string;
 };
 type Report = { changes: Change[]; counts: Record<string, number> };
 
@@ -339,5 +341,45 @@ describe("scope of each step", () => {
     );
     expect(operationChanges.length).toBeGreaterThan(0);
     for (const change of operationChanges) expect(combined.has(key(change)), key(change)).toBe(true);
+  });
+});
+
+describe("v2 to v3, counted once and said in words", () => {
+  const changes = reports["v2-to-v3"].changes;
+  /** The single change at `pointer`. */
+  const at = (pointer: string) => {
+    const found = changes.filter((c) => c.pointer === pointer);
+    expect(found.map((c) => c.pointer)).toEqual([pointer]);
+    return found[0]!;
+  };
+
+  it("the extended error fields no longer required in the list errors break readers", () => {
+    const required = changes.filter((c) =>
+      /\/responses\/\d+\/content\/application~1json\/schema\/required\//.test(c.pointer),
+    );
+    expect(required.length).toBeGreaterThan(0);
+    for (const change of required) {
+      expect(change, change.pointer).toMatchObject({ class: "breaking", action: "remove" });
+      expect(change.reason).toMatch(
+        /^readers can no longer rely on (fault|temporary|timeout) being present$/,
+      );
+    }
+  });
+
+  it("the required version header is counted once; the removed error responses are not counted again", () => {
+    expect(at("/components/parameters/PlatformVersionRequired")).toMatchObject({ class: "annotation" });
+    for (const name of ["BadRequestExtended", "ServerErrorExtended", "UnauthorizedExtended"])
+      expect(at(`/components/responses/${name}`)).toMatchObject({ class: "annotation" });
+    const header = changes.filter((c) => c.pointer.endsWith("/parameters/0/required"));
+    expect(header.map((c) => c.class)).toEqual(["breaking", "breaking"]);
+  });
+
+  it("a list that starts to page is said in words, not as a bare key", () => {
+    const paging = (field: string) => at(`/paths/~1v1~1consent/get/x-cdas-pagination/${field}`);
+    expect(paging("items")).toMatchObject({
+      class: "annotation",
+      summary: "the list: a bare array → under `consents` (x-cdas-pagination)",
+    });
+    expect(paging("style")).toMatchObject({ summary: "paging style: `none` → `cursor` (x-cdas-pagination)" });
   });
 });

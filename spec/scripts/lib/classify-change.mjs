@@ -1,7 +1,7 @@
 // The post-classifier: classes that take the direction of the data into account (a change that a reader
 // of a response or a caller of a request must handle is breaking), for the schema keywords and places
 // where api-smart-diff's class is wrong for OpenAPI 3.1.
-import { deref, HTTP_METHODS, isObject } from "./openapi-walk.mjs";
+import { deref, HTTP_METHODS, isObject, namesWithAllOf } from "./openapi-walk.mjs";
 
 export const CHANGE_CLASSES = ["breaking", "non-breaking", "annotation"];
 export const CLASS_RANK = { annotation: 0, "non-breaking": 1, breaking: 2 };
@@ -75,8 +75,7 @@ function keywordIndex(path, word) {
 function schemasAt(rule, index) {
   const prefix = rule.change.path.slice(0, index);
   const { context } = rule;
-  const resolve = (doc, location) =>
-    location.node === undefined ? undefined : deref(doc, location.node, location.pointer).node;
+  const resolve = (doc, location) => deref(doc, location.node, []).node;
   return {
     before: resolve(context.before, context.locateBefore(prefix)),
     after: resolve(context.after, context.locateAfter(prefix)),
@@ -87,15 +86,9 @@ function schemasAt(rule, index) {
  * The names a schema requires: its own `required` and those of its `allOf` members (api-smart-diff
  * merges allOf, so a required item it reports may come from any member); undefined without a schema.
  */
-function requiredNames(doc, schema, seen = new Set()) {
-  if (!isObject(schema) || seen.has(schema)) return isObject(schema) ? [] : undefined;
-  seen.add(schema);
-  const names = Array.isArray(schema.required) ? [...schema.required] : [];
-  for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    for (const name of requiredNames(doc, deref(doc, member, []).node, seen) ?? [])
-      if (!names.includes(name)) names.push(name);
-  }
-  return names;
+function requiredNames(doc, schema) {
+  if (!isObject(schema)) return undefined;
+  return namesWithAllOf(doc, schema, (s) => (Array.isArray(s.required) ? s.required : []));
 }
 
 // Each rule receives { change, reads, key, parentKey, context } and returns [class, reason] or

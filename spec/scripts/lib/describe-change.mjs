@@ -44,8 +44,7 @@ export function describe(diff, context, pointerTokens) {
       ? fieldName(path, schemaStart)
       : "";
   let what;
-  const paging = path.lastIndexOf("x-cdas-pagination");
-  if (paging >= 0 && paging === path.length - 2) {
+  if (parentKey === "x-cdas-pagination") {
     // The pagination the SDK walks (x-cdas-pagination): its style, or the key that holds the list.
     const list = (value) =>
       value === "" ? "a bare array" : value === undefined ? "none" : `under \`${value}\``;

@@ -7,7 +7,7 @@
 import { deref, pointerTokens } from "../../openapi/index.js";
 import { isSchemaPath } from "./classify-change.mjs";
 import { codeHints } from "./guide-code.mjs";
-import { fieldPaths } from "./openapi-walk.mjs";
+import { fieldPaths, namesWithAllOf } from "./openapi-walk.mjs";
 
 const nameKey = (name) => name.toLowerCase().replaceAll("_", "");
 
@@ -80,20 +80,8 @@ function schemaAt(doc, tokens) {
 }
 
 /** The property names of a schema, its allOf members' included, in the order they are written. */
-function propertyNames(doc, schema, seen = new Set()) {
-  if (schema === null || typeof schema !== "object" || seen.has(schema)) return [];
-  seen.add(schema);
-  const names = Object.keys(schema.properties ?? {});
-  for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    let resolved;
-    try {
-      resolved = deref(doc, member);
-    } catch {
-      continue;
-    }
-    for (const name of propertyNames(doc, resolved, seen)) if (!names.includes(name)) names.push(name);
-  }
-  return names;
+function propertyNames(doc, schema) {
+  return namesWithAllOf(doc, schema, (s) => Object.keys(s.properties ?? {}));
 }
 
 /** The field names of the items of the array at `tokens` in `doc` (empty when it is no array of objects). */
@@ -126,16 +114,11 @@ function reshapeClauses(change, place, docs, { removed, added }) {
   const { before, after } = change;
   const tokens = pointerTokens(change.pointer).slice(0, -1);
   const subject = subjectOf(place);
-  const take = (list, names) => {
-    for (const name of names) if (list.includes(name)) list.splice(list.indexOf(name), 1);
-  };
   const isList = (doc, name) =>
     [schemaAt(doc, [...tokens, "properties", name])?.type].flat().includes("array");
-  const holdsList = added.some((name) => isList(docs.after, name));
-  const heldList = removed.find((name) => isList(docs.before, name));
-  if (before === "array" && after === "object" && added.length && holdsList) {
+  if (before === "array" && after === "object" && added.some((name) => isList(docs.after, name))) {
     const keys = [...added];
-    take(added, keys);
+    added.length = 0;
     return [
       {
         kind: "envelope",
@@ -144,14 +127,15 @@ function reshapeClauses(change, place, docs, { removed, added }) {
       },
     ];
   }
-  if (before === "object" && after === "array" && heldList) {
+  const heldList =
+    before === "object" && after === "array" && removed.find((name) => isList(docs.before, name));
+  if (heldList) {
     const keys = [...removed];
-    take(removed, keys);
+    removed.length = 0;
     return [
       {
         kind: "unwrap",
         text: `${subject} is now a bare array of the \`${heldList}\` items instead of \`{${keys.join(", ")}}\``,
-        keys,
       },
     ];
   }
@@ -159,7 +143,7 @@ function reshapeClauses(change, place, docs, { removed, added }) {
   const itemsBefore = before === "array" ? itemFields(docs.before, tokens) : [];
   if (itemsAfter.length) {
     const moved = removed.filter((name) => itemsAfter.includes(name));
-    take(removed, moved);
+    for (const name of moved) removed.splice(removed.indexOf(name), 1);
     const clauses = [
       {
         kind: "reshape",
@@ -178,7 +162,7 @@ function reshapeClauses(change, place, docs, { removed, added }) {
   if (itemsBefore.length) {
     const kept = [...added];
     const shape = kept.length ? ` \`{${kept.join(", ")}}\`` : "";
-    take(added, kept);
+    added.length = 0;
     for (const name of itemsBefore) if (!kept.includes(name) && !removed.includes(name)) removed.push(name);
     return [
       {
@@ -434,14 +418,10 @@ export function buildGuide(report, beforeDoc, afterDoc) {
  * operations, the first of equals), not a section it only shares with others.
  */
 export function operationSections(guide) {
-  const found = {};
-  const size = {};
+  const best = {};
   for (const section of guide.sections) {
-    for (const op of section.operations) {
-      if (found[op] !== undefined && size[op] <= section.operations.length) continue;
-      found[op] = section.anchor;
-      size[op] = section.operations.length;
-    }
+    for (const op of section.operations)
+      if (!best[op] || section.operations.length < best[op].operations.length) best[op] = section;
   }
-  return found;
+  return Object.fromEntries(Object.entries(best).map(([op, section]) => [op, section.anchor]));
 }

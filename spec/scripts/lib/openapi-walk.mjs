@@ -26,6 +26,27 @@ export function deref(doc, node, pointer) {
   return { node: resolved.node, pointer: pointerTokens(resolved.pointer) };
 }
 
+/**
+ * The names a schema lists and those its `allOf` members list, each once, in the order written: `own`
+ * picks a schema's own names (its `required`, its property keys). A member's `$ref` is followed; a
+ * dangling one is skipped.
+ */
+export function namesWithAllOf(doc, schema, own, seen = new Set()) {
+  if (!isObject(schema) || seen.has(schema)) return [];
+  seen.add(schema);
+  const names = [...own(schema)];
+  for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    let resolved;
+    try {
+      resolved = deref(doc, member, []).node;
+    } catch {
+      continue;
+    }
+    for (const name of namesWithAllOf(doc, resolved, own, seen)) if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
 export function operationLabel(method, path) {
   return `${method.toUpperCase()} ${path}`;
 }

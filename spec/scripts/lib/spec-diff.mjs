@@ -235,10 +235,9 @@ export function diffDocuments(beforeDoc, afterDoc, { from = "before", to = "afte
   const pin = versionPinChange(before, after);
   if (pin) record(changes, pin);
 
-  foldRestatements([...changes.values()]);
-  const list = [...changes.values()].sort(
-    (a, b) => CLASS_RANK[b.class] - CLASS_RANK[a.class] || a.pointer.localeCompare(b.pointer),
-  );
+  const list = [...changes.values()];
+  foldRestatements(list);
+  list.sort((a, b) => CLASS_RANK[b.class] - CLASS_RANK[a.class] || a.pointer.localeCompare(b.pointer));
   for (const change of list) change.operations.sort();
   return buildReport(list, beforeDoc, afterDoc, from, to);
 }
