@@ -57,18 +57,21 @@ async function benchClient() {
   });
   const server = await loopback(() => page);
   const sdk = sdkFor(server.origin);
-  // A bare user of the API sets up the same request: the bearer and accept headers the interface requires.
-  const bare = createClient({
-    baseUrl: server.origin,
-    headers: { authorization: "Bearer tok", accept: "application/json; charset=UTF-8" },
-  });
+  // A bare user of the API sends the same request: the bearer and accept headers the interface requires, and
+  // the version header that @cdas/client-v2's types assume (without it the console's pinned version answers).
+  const headers = {
+    authorization: "Bearer tok",
+    accept: "application/json; charset=UTF-8",
+    "x-platform-version": "v2",
+  };
+  const bare = createClient({ baseUrl: server.origin, headers });
   // What any client with a per-call deadline pays, whatever else it does: bare openapi-fetch whose fetch
   // passes a signal of the call's own (the bench's calls run one at a time, so a variable hands it over),
   // first a bare signal, then a deadline (the signal and a timer, ended when the call is over).
   let callSignal;
   const bareWithSignal = createClient({
     baseUrl: server.origin,
-    headers: { authorization: "Bearer tok", accept: "application/json; charset=UTF-8" },
+    headers,
     fetch: (request) => fetch(request, { signal: callSignal }),
   });
   const withSignal = (path, init) => {
