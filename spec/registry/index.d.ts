@@ -9,7 +9,7 @@ export interface VersionEntry {
   name: string;
   /** The version whose sources and sandbox shapes this one starts from; null for the first. */
   basedOn: string | null;
-  /** camelCase property names the interface gives in this version (allowed by the casing lint rule). */
+  /** camelCase property names the interface gives in this version (allowed by the casing lint rule); without the key in versions.json, those of `basedOn`. */
   camelCaseProperties: string[];
 }
 

@@ -14,14 +14,16 @@ function fail(source, message) {
 function checkEntry(entry, index, seen, source) {
   const where = `versions[${index}]`;
   if (typeof entry !== "object" || entry === null) fail(source, `${where} must be an object`);
-  const { name, basedOn, camelCaseProperties = [] } = entry;
+  const { name, basedOn } = entry;
+  // Not given: the names its base allows (a later version keeps its base's fields unless it changes them).
+  const camelCaseProperties = entry.camelCaseProperties ?? seen.get(basedOn)?.camelCaseProperties ?? [];
   if (typeof name !== "string" || !VERSION_NAME.test(name))
     fail(source, `${where}.name must be v<number>, got ${JSON.stringify(name)}`);
   if (seen.has(name)) fail(source, `${name} is listed twice`);
   if (basedOn !== null && !seen.has(basedOn))
     fail(
       source,
-      `${name}.basedOn must be null or an earlier version (${[...seen].join(", ") || "none"}), got ${JSON.stringify(basedOn)}`,
+      `${name}.basedOn must be null or an earlier version (${[...seen.keys()].join(", ") || "none"}), got ${JSON.stringify(basedOn)}`,
     );
   if (!Array.isArray(camelCaseProperties) || camelCaseProperties.some((p) => typeof p !== "string"))
     fail(source, `${name}.camelCaseProperties must be a list of property names`);

@@ -20,7 +20,13 @@ const DIST_DIR = process.env.CDAS_SPEC_DIST ?? join(SPEC_DIR, "dist");
 /** A version name of the registry (`v1`, ...). */
 export type Version = string;
 /** The versions of the bundle folder, in release order (its versions.json, a copy of spec/versions.json). */
-export const VERSIONS: Version[] = readRegistry(DIST_DIR).versions;
+const REGISTRY = readRegistry(DIST_DIR);
+export const VERSIONS: Version[] = REGISTRY.versions;
+/**
+ * Whether `version` is `base` or built on it (its lineage holds `base`). A fact of the interface's v3
+ * holds for a later version based on it unless that version changes it: tests say `builtOn(v, "v3")`.
+ */
+export const builtOn = (version: Version, base: Version): boolean => REGISTRY.lineage(version).includes(base);
 export const bundlePath = (version: Version) => join(DIST_DIR, `${version}.json`);
 
 const bundles = new Map<Version, Node>();

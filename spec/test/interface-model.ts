@@ -22,7 +22,7 @@ import {
   untypedFields,
   withRange,
 } from "./expectations";
-import type { Version } from "./helpers";
+import { builtOn, type Version } from "./helpers";
 
 // ---------------------------------------------------------------- Resources and their fields
 
@@ -586,7 +586,9 @@ export const bankingProductDetail = (v: Version): Expectation =>
 
 /** Consent: `arrangement_id` and `active` given, other fields exist (camelCase in v3). */
 export const consent = (v: Version): Expectation =>
-  extensibleObj(v === "v3" ? { arrangementId: str, active: bool } : { arrangement_id: str, active: bool });
+  extensibleObj(
+    builtOn(v, "v3") ? { arrangementId: str, active: bool } : { arrangement_id: str, active: bool },
+  );
 
 // ---------------------------------------------------------------- Endpoints
 
@@ -800,7 +802,7 @@ export const endpoints = (v: Version): EndpointSpec[] => [
     ] as const
   ).map(
     ([path, component, key, item]): EndpointSpec =>
-      v === "v3"
+      builtOn(v, "v3")
         ? {
             path,
             method: "get",
@@ -922,3 +924,18 @@ export const CHANGED_V1_TO_V2 = [
 ];
 /** Operations v2 to v3 changes; every other operation is identical. */
 export const CHANGED_V2_TO_V3 = ["/v1/consent", "/v1/end-users"];
+
+/** The paths of the operations each version changes from the one before it; a new version adds its entry. */
+const CHANGED_FROM_PREVIOUS: Record<Version, readonly string[]> = {
+  v2: CHANGED_V1_TO_V2,
+  v3: CHANGED_V2_TO_V3,
+};
+
+export function changedFromPrevious(version: Version): readonly string[] {
+  const changed = CHANGED_FROM_PREVIOUS[version];
+  if (changed === undefined)
+    throw new Error(
+      `${version}: say which operations it changes in CHANGED_FROM_PREVIOUS (test/interface-model.ts)`,
+    );
+  return changed;
+}

@@ -1,5 +1,5 @@
-// The v4 drill: in a temporary copy of the spec sources, a v4 made of one changed file and one registry
-// entry is built, served by the sandbox and typed by a generated client, with no other edit. The change:
+// The version drill: in a temporary copy of the spec sources, the next version (v4 while v3 is the last),
+// based on the last one and made of one changed file and one registry entry, is built, served by the sandbox and typed by a generated client, with no other edit. The change:
 // `page[size]` (shared by every cursor list) becomes required with a maximum of 100 instead of 1000.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -16,6 +16,10 @@ const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js
 const GENERATE_CLIENT = path.join(REPO, "packages", "client-tooling", "bin", "generate-client.mjs");
 const SCAFFOLD_CLIENT = path.join(REPO, "packages", "client-tooling", "bin", "scaffold-client.mjs");
 const BIN = path.join(SPEC_DIR, "node_modules", ".bin");
+/** The drill version: the next name after the registry's last version, based on it (v4 on v3 when v3 was last). */
+const REGISTERED = readRegistry(SPEC_DIR);
+const BASE = REGISTERED.versions.at(-1) as string;
+const DRILL = `v${REGISTERED.versions.length + 1}`;
 /** What a spec build reads; everything else (dist, .layers, reports, node_modules) is left behind. */
 const SOURCES = [
   "versions.json",
@@ -49,11 +53,12 @@ beforeAll(() => {
     cpSync(path.join(SPEC_DIR, name), path.join(spec, name), { recursive: true });
   symlinkSync(path.join(SPEC_DIR, "node_modules"), path.join(spec, "node_modules"), "dir");
 
-  // The whole drill: one file in spec/v4/ and one registry entry.
-  mkdirSync(path.join(spec, "v4", "components", "parameters"), { recursive: true });
-  writeFileSync(path.join(spec, "v4", "components", "parameters", "PageSize.yaml"), V4_PAGE_SIZE);
+  // The whole drill: one file in spec/<drill>/ and one registry entry.
+  mkdirSync(path.join(spec, DRILL, "components", "parameters"), { recursive: true });
+  writeFileSync(path.join(spec, DRILL, "components", "parameters", "PageSize.yaml"), V4_PAGE_SIZE);
   const json = JSON.parse(readFileSync(path.join(spec, "versions.json"), "utf8"));
-  json.versions.push({ name: "v4", basedOn: "v3", camelCaseProperties: ["arrangementId"] });
+  // No camelCaseProperties: the drill version allows those of the version it is based on.
+  json.versions.push({ name: DRILL, basedOn: BASE });
   writeFileSync(path.join(spec, "versions.json"), JSON.stringify(json, null, 2));
 
   execFileSync("bash", ["scripts/build.sh", "--bundles-only"], {
@@ -68,21 +73,21 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const bundle = (version: string) =>
   JSON.parse(readFileSync(path.join(spec, "dist", `${version}.json`), "utf8"));
 
-describe("a v4 of one changed file and one registry entry", () => {
-  it("is bundled beside the others, its header pinned to v4, with the change and nothing else of v3 lost", () => {
+describe(`a ${DRILL} of one changed file and one registry entry`, () => {
+  it(`is bundled beside the others, its header pinned to ${DRILL}, with the change and nothing else of ${BASE} lost`, () => {
     expect(readRegistry(path.join(spec, "dist")).versions).toEqual([
       ...readRegistry(SPEC_DIR).versions,
-      "v4",
+      DRILL,
     ]);
-    const [v3, v4] = [bundle("v3"), bundle("v4")];
-    expect(v4.components.parameters.PlatformVersion.schema.enum).toEqual(["v4"]);
+    const [v3, v4] = [bundle(BASE), bundle(DRILL)];
+    expect(v4.components.parameters.PlatformVersion.schema.enum).toEqual([DRILL]);
     expect(v4.components.parameters.PageSize).toMatchObject({ required: true, schema: { maximum: 100 } });
     expect(v3.components.parameters.PageSize).toMatchObject({ required: false, schema: { maximum: 1000 } });
     expect(Object.keys(v4.paths)).toEqual(Object.keys(v3.paths));
     expect(Object.keys(v4.components.schemas)).toEqual(Object.keys(v3.components.schemas));
   });
 
-  it("is served by the sandbox: page[size] required and at most 100 in v4, optional up to 1000 in v3", async () => {
+  it(`is served by the sandbox: page[size] required and at most 100 in ${DRILL}, optional up to 1000 in ${BASE}`, async () => {
     const { startMockServer } = await import(pathToFileURL(MOCK_SERVER).href);
     const server = await startMockServer({ specDist: path.join(spec, "dist"), tls: false });
     try {
@@ -105,15 +110,15 @@ describe("a v4 of one changed file and one registry entry", () => {
           authorization: `Bearer ${token.body.access_token}`,
           "x-platform-version": version,
         });
-      expect(server.versions).toEqual([...readRegistry(SPEC_DIR).versions, "v4"]);
+      expect(server.versions).toEqual([...readRegistry(SPEC_DIR).versions, DRILL]);
       expect(server.defaultVersion).toBe(readRegistry(SPEC_DIR).default);
-      expect((await get("/v1/end-users", "v3")).status).toBe(200);
-      expect((await get("/v1/end-users?page[size]=500", "v3")).status).toBe(200);
-      const missing = await get("/v1/end-users", "v4");
+      expect((await get("/v1/end-users", BASE)).status).toBe(200);
+      expect((await get("/v1/end-users?page[size]=500", BASE)).status).toBe(200);
+      const missing = await get("/v1/end-users", DRILL);
       expect(missing.status).toBe(400);
       expect(JSON.stringify(missing.body)).toContain("page[size]");
-      expect((await get("/v1/end-users?page[size]=500", "v4")).status).toBe(400);
-      const page = await get("/v1/end-users?page[size]=2", "v4");
+      expect((await get("/v1/end-users?page[size]=500", DRILL)).status).toBe(400);
+      const page = await get("/v1/end-users?page[size]=2", DRILL);
       expect(page.status).toBe(200);
       // v4 is based on v3: the v3 envelope, from v3's response shapes.
       expect(page.body.end_users).toHaveLength(2);
@@ -122,40 +127,48 @@ describe("a v4 of one changed file and one registry entry", () => {
     }
   });
 
-  it("gets a client package, scaffolded from client-v3 and generated, whose types show the change", () => {
+  it(`gets a client package, scaffolded from client-${BASE} and generated, whose types show the change`, () => {
     // The workspace's client-v3 sources beside the spec copy, as in the repository; the scaffold makes
     // packages/client-v4 from them, and the generator reads ../../spec/dist/v4.json.
     const packages = path.join(work, "packages");
-    cpSync(path.join(REPO, "packages", "client-v3"), path.join(packages, "client-v3"), {
+    cpSync(path.join(REPO, "packages", `client-${BASE}`), path.join(packages, `client-${BASE}`), {
       recursive: true,
       filter: (source) => !/[\\/](node_modules|dist|generated|reports|\.turbo)$/.test(source),
     });
-    execFileSync(process.execPath, [SCAFFOLD_CLIENT, "v4", "--repo", work], {
+    cpSync(path.join(REPO, ".changeset", "config.json"), path.join(work, ".changeset", "config.json"));
+    execFileSync(process.execPath, [SCAFFOLD_CLIENT, DRILL, "--repo", work], {
       stdio: ["ignore", "ignore", "pipe"],
     });
-    const client = path.join(packages, "client-v4");
-    expect(JSON.parse(readFileSync(path.join(client, "package.json"), "utf8")).name).toBe("@cdas/client-v4");
+    // Released with the other clients: in their fixed group.
+    const changesets = JSON.parse(readFileSync(path.join(work, ".changeset", "config.json"), "utf8"));
+    expect(changesets.fixed).toContainEqual(
+      expect.arrayContaining([`@cdas/client-${BASE}`, `@cdas/client-${DRILL}`]),
+    );
+    const client = path.join(packages, `client-${DRILL}`);
+    expect(JSON.parse(readFileSync(path.join(client, "package.json"), "utf8")).name).toBe(
+      `@cdas/client-${DRILL}`,
+    );
     // Its type test starts as client-v3's, with the version renamed.
     const typeTest = readFileSync(path.join(client, "test", "types.test-d.ts"), "utf8");
-    expect(typeTest).toMatch(/^\/\/ Started as client-v3's type test/);
-    expect(typeTest).toContain('import type * as Published from "@cdas/client-v4";');
-    expect(typeTest).toContain('describe("what version 4 looks like"');
-    expect(typeTest).toContain('toEqualTypeOf<"v4">()');
+    expect(typeTest.startsWith(`// Started as client-${BASE}'s type test`)).toBe(true);
+    expect(typeTest).toContain(`import type * as Published from "@cdas/client-${DRILL}";`);
+    expect(typeTest).toContain(`describe("what version ${DRILL.slice(1)} looks like"`);
+    expect(typeTest).toContain(`toEqualTypeOf<"${DRILL}">()`);
     expect(typeTest).toContain('describe("what every version rejects"');
     // openapi-fetch and @cdas/client-tooling as the client packages have them.
     symlinkSync(
-      path.join(REPO, "packages", "client-v3", "node_modules"),
+      path.join(REPO, "packages", `client-${BASE}`, "node_modules"),
       path.join(client, "node_modules"),
       "dir",
     );
     execFileSync(process.execPath, [GENERATE_CLIENT], { cwd: client, stdio: ["ignore", "ignore", "pipe"] });
-    const v3Client = path.join(REPO, "packages", "client-v3", "src", "index.js");
+    const v3Client = path.join(REPO, "packages", `client-${BASE}`, "src", "index.js");
     writeFileSync(
       path.join(client, "program.ts"),
       `import { createClient as createV3Client } from ${JSON.stringify(v3Client)};
 import { apiVersion, createClient } from "./src/index.js";
 
-const version: "v4" = apiVersion;
+const version: "${DRILL}" = apiVersion;
 const v4 = createClient({ baseUrl: "http://127.0.0.1:1" });
 void v4.GET("/v1/end-users", { params: { query: { "page[size]": 2 } } });
 // @ts-expect-error v4 requires page[size]

@@ -38,7 +38,11 @@ describe("the registry", () => {
     [{ default: "v1", versions: [entry("v1", null), entry("v1", "v1")] }, "v1 is listed twice"],
     [
       { default: "v2", versions: [entry("v2", "v3"), entry("v3", null)] },
-      "v2.basedOn must be null or an earlier version",
+      'v2.basedOn must be null or an earlier version (none), got "v3"',
+    ],
+    [
+      { default: "v1", versions: [entry("v1", null), entry("v2", "v1"), entry("v3", "v4")] },
+      'v3.basedOn must be null or an earlier version (v1, v2), got "v4"',
     ],
     [{ default: "v9", versions: [entry("v1", null)] }, 'default must be one of v1, got "v9"'],
     [
@@ -47,6 +51,26 @@ describe("the registry", () => {
     ],
   ])("refuses %j, naming what is wrong", (json, message) => {
     expect(() => parseRegistry(json, "test.json")).toThrow(message);
+  });
+
+  it("gives a version without camelCaseProperties those of its base, and a root none", () => {
+    const parsed = parseRegistry({
+      default: "v1",
+      versions: [
+        { ...entry("v1", null), camelCaseProperties: ["fooBar"] },
+        entry("v2", "v1"),
+        { ...entry("v3", "v2"), camelCaseProperties: [] },
+        entry("v4", "v3"),
+        entry("v5", null),
+      ],
+    });
+    expect(parsed.versions.map((name) => parsed.entry(name).camelCaseProperties)).toEqual([
+      ["fooBar"],
+      ["fooBar"],
+      [],
+      [],
+      [],
+    ]);
   });
 
   it("names the known versions when asked for another", () => {

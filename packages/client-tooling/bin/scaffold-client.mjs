@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Makes packages/client-<version> for a version of the registry (spec/versions.json) from the client
 // package of the version it is based on: the same files, with the version's name in package.json and
-// redocly.yaml, a README, the base's type test renamed, and no generated code (`pnpm build` makes it).
+// redocly.yaml, a README, the base's type test renamed, and no generated code (`pnpm build` makes it);
+// the new client joins its base's fixed group in .changeset/config.json.
 // Usage: node packages/client-tooling/bin/scaffold-client.mjs <version> [--repo <dir>]
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -59,6 +60,20 @@ function typeTest(base, from, version) {
   return `// Started as client-${from}'s type test: a check that fails shows where ${version} differs; say how.\n${renamed}`;
 }
 
+/**
+ * Puts the new client in the changesets `fixed` group of its base's client (the clients are released
+ * together, at one version): .changeset/config.json, when the repository has one.
+ */
+function joinFixedGroup(repo, from, version) {
+  const file = path.join(repo, ".changeset", "config.json");
+  if (!existsSync(file)) return;
+  const config = JSON.parse(readFileSync(file, "utf8"));
+  const group = config.fixed?.find((names) => names.includes(`@cdas/client-${from}`));
+  if (!group) fail(`${file}: no fixed group holds @cdas/client-${from}`);
+  if (!group.includes(`@cdas/client-${version}`)) group.push(`@cdas/client-${version}`);
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+}
+
 export function scaffoldClient(repo, version) {
   const entry = readRegistry(path.join(repo, "spec")).entries.get(version);
   if (!entry) fail(`${version} is not in spec/versions.json: add it there first`);
@@ -83,6 +98,7 @@ export function scaffoldClient(repo, version) {
   writeFileSync(path.join(target, "redocly.yaml"), redoclyYaml(version));
   writeFileSync(path.join(target, "README.md"), readme(version, entry.basedOn));
   writeFileSync(path.join(target, "test", "types.test-d.ts"), typeTest(base, entry.basedOn, version));
+  joinFixedGroup(repo, entry.basedOn, version);
   return target;
 }
 
@@ -96,7 +112,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     values.repo ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", ".."),
   );
   const target = scaffoldClient(repo, positionals[0]);
-  console.info(
-    `${path.relative(repo, target)}: written. Then: pnpm install; add @cdas/client-${positionals[0]} to the SDK's map (packages/sdk/src/index.ts and types.ts, and its package.json).`,
-  );
+  const version = positionals[0];
+  console.info(`${path.relative(repo, target)}: written, and @cdas/client-${version} added to the fixed group of .changeset/config.json.
+Next (spec/README.md, "A version"): pnpm install; the SDK's map (packages/sdk: package.json, src/index.ts,
+src/types.ts), then pnpm install again; the sandbox's shapes if ${version}'s responses change form; the
+version's differences in spec/test/interface-model.ts; a changeset; git add the new files.`);
 }

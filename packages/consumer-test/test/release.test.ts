@@ -3,7 +3,7 @@
  * release, `pnpm publish --dry-run` shows what each package would upload, and the CI guard fails a
  * breaking spec change that carries no major changeset.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishablePackages, ROOT, run } from "./workspace.js";
+import { API_VERSIONS, publishablePackages, ROOT, run, workspaceDirs } from "./workspace.js";
 
 const FIRST_RELEASE = "0.1.0";
 // Loopback where nothing listens: a dry run must not need the registry.
@@ -29,19 +29,6 @@ interface Manifest {
   private?: boolean;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
-}
-
-/** Every workspace package folder (pnpm-workspace.yaml: spec, examples, packages/*). */
-function workspaceDirs(): string[] {
-  const listed = execFileSync(
-    "git",
-    ["ls-files", "spec/package.json", "examples/package.json", "packages/*/package.json"],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-    },
-  );
-  return listed.split("\n").filter(Boolean).map(dirname);
 }
 
 /**
@@ -101,14 +88,14 @@ describe("first release", () => {
     );
     console.log(`versions after changeset version: ${JSON.stringify(versions)}`);
     expect(Object.values(versions).every((version) => version === FIRST_RELEASE)).toBe(true);
-    expect(Object.keys(versions).sort()).toEqual([
-      "@cdas/client-v1",
-      "@cdas/client-v2",
-      "@cdas/client-v3",
-      "@cdas/mock-server",
-      "@cdas/sdk",
-      "@cdas/spec",
-    ]);
+    expect(Object.keys(versions).sort()).toEqual(
+      [
+        ...API_VERSIONS.map((version) => `@cdas/client-${version}`),
+        "@cdas/mock-server",
+        "@cdas/sdk",
+        "@cdas/spec",
+      ].sort(),
+    );
   });
 
   it.each(publishablePackages().map((pkg) => [pkg.name, relative(ROOT, pkg.dir)]))(
@@ -154,7 +141,7 @@ describe("breaking spec changes need a major changeset (scripts/check-breaking-c
     changesets = join(dir, "changesets");
     mkdirSync(changesets);
     // v2 loses one path: a breaking change of v2 only.
-    for (const version of ["v1", "v2", "v3"]) {
+    for (const version of API_VERSIONS) {
       const bundle = JSON.parse(readFileSync(join(ROOT, `spec/dist/${version}.json`), "utf8"));
       if (version === "v2") delete bundle.paths[Object.keys(bundle.paths)[0]!];
       writeFileSync(join(dir, `${version}.json`), JSON.stringify(bundle));

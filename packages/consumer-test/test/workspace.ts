@@ -13,14 +13,17 @@ export interface WorkspacePackage {
   dir: string;
 }
 
-/** Every workspace package that is not private, as pnpm-workspace.yaml lays them out (spec, packages/*). */
+/** Every workspace package folder, relative to the root, as pnpm-workspace.yaml lays them out. */
+export function workspaceDirs(): string[] {
+  const dirs = ["spec", "examples", ...readdirSync(join(ROOT, "packages")).map((name) => `packages/${name}`)];
+  return dirs.filter((dir) => existsSync(join(ROOT, dir, "package.json")));
+}
+
+/** Every workspace package that is not private. */
 export function publishablePackages(): WorkspacePackage[] {
-  const dirs = ["spec", ...readdirSync(join(ROOT, "packages")).map((name) => `packages/${name}`)];
   const found: WorkspacePackage[] = [];
-  for (const dir of dirs) {
-    const file = join(ROOT, dir, "package.json");
-    if (!existsSync(file)) continue;
-    const manifest = JSON.parse(readFileSync(file, "utf8")) as {
+  for (const dir of workspaceDirs()) {
+    const manifest = JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as {
       name: string;
       version: string;
       private?: boolean;
@@ -30,6 +33,11 @@ export function publishablePackages(): WorkspacePackage[] {
   }
   return found;
 }
+
+/** The API versions of the spec's registry, in release order: each has its client package. */
+export const API_VERSIONS: string[] = (
+  JSON.parse(readFileSync(join(ROOT, "spec", "versions.json"), "utf8")) as { versions: { name: string }[] }
+).versions.map((entry) => entry.name);
 
 /**
  * The runtimes, from this package's devDependencies (`bun` and `deno` ship their binaries on npm;

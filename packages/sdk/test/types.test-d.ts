@@ -27,8 +27,8 @@ describe("sdk.client", () => {
   });
 
   it("needs a known version", () => {
-    // @ts-expect-error there is no v4
-    createSdk({ version: "v4", ...credentials });
+    // @ts-expect-error there is no v9
+    createSdk({ version: "v9", ...credentials });
     // @ts-expect-error version is required
     createSdk({ ...credentials });
   });
