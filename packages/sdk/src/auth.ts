@@ -47,7 +47,8 @@ export function readTokenResponse(body: unknown): IssuedToken | undefined {
   const record = body as Record<string, unknown>;
   const token = typeof record.access_token === "string" ? record.access_token : record.token;
   const expiresIn = typeof record.expires_in === "string" ? Number(record.expires_in) : record.expires_in;
-  if (typeof token !== "string" || token === "" || /[\r\n]/.test(token)) return undefined;
+  // Sent as `Bearer <token>`: visible ASCII only (a NUL, a space or a non-ASCII letter would fail every call).
+  if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token)) return undefined;
   if (typeof expiresIn !== "number" || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;
   return { token, lifetimeMs: expiresIn * 1000 };
 }

@@ -148,8 +148,9 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
       if (init?.signal?.aborted) return init.signal.reason;
       const pathOnly = String(path).split("?")[0] ?? "";
       if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, false);
-      // Answered and its body untouched: the failure came between the two, from a middleware.
-      if (context.answer?.bodyUsed === false)
+      // Answered and its body untouched, the read not ended: the failure came between the two, from a
+      // middleware (Bun leaves `bodyUsed` false when the deadline ends a read).
+      if (context.answer?.bodyUsed === false && !context.readSignal?.aborted)
         return failedInCallersCode(error, method, pathOnly, redact, true);
       return bodyReadError(error, method, pathOnly, timeoutMs, redact);
     },
@@ -287,11 +288,21 @@ export function checkBaseUrl(raw: string, allowInsecureLoopback: boolean): strin
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
-/** Replaces the secret (raw, JSON-escaped once or twice as when a body echoes a body, URL-encoded) in text handed back. */
+/**
+ * Replaces the secret (raw, JSON-escaped once or twice as when a body echoes a body, URL-encoded in
+ * either case) in text handed back; a JSON error body's other escapes are undone first (transport.ts).
+ */
 function secretRedactor(secret: string): (text: string) => string {
   const escaped = JSON.stringify(secret).slice(1, -1);
+  const encoded = encodeURIComponent(secret);
   const forms = [
-    ...new Set([secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)]),
+    ...new Set([
+      secret,
+      escaped,
+      JSON.stringify(escaped).slice(1, -1),
+      encoded,
+      encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    ]),
   ];
   return (text) => {
     let result = text;

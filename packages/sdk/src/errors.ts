@@ -392,6 +392,14 @@ function causeChain(error: unknown): unknown[] {
   return chain;
 }
 
+/**
+ * A cause that holds text of the server's (an address a link gave, kept as the error's `input`): a
+ * copy with the secret removed from its message and stack, and nothing else of the original.
+ */
+export function copiedCause(error: unknown, redact: (text: string) => string): unknown {
+  return redactedCopy(error, redact, 8);
+}
+
 /** A copy of an error and its causes with the secret removed from every message and stack (codes kept). */
 function redactedCopy(error: unknown, redact: (text: string) => string, depth: number): unknown {
   if (!(error instanceof Error) && (typeof error !== "object" || error === null)) {

@@ -3,7 +3,14 @@
  * through `client.GET`, so that every page takes the same road as a call of the user's: the SDK's
  * transport, and any middleware the user added with `sdk.client.use`.
  */
-import { apiErrorFor, invalidOptions, invalidResponse, paginationLoop, pathOf } from "./errors.js";
+import {
+  apiErrorFor,
+  copiedCause,
+  invalidOptions,
+  invalidResponse,
+  paginationLoop,
+  pathOf,
+} from "./errors.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
 export interface PaginationSpec {
@@ -142,7 +149,7 @@ async function* walk(
       const kept = items.length > remaining ? items.slice(0, remaining) : items;
       remaining -= kept.length;
       const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
-      const next = last ? undefined : nextLink(data, url, path, scope);
+      const next = last ? undefined : nextLink(data, url, path, scope, context.redact);
       if (next !== undefined) seen.add(next);
       if (next !== undefined && options.prefetch) {
         pending = fetchPage(next);
@@ -190,7 +197,13 @@ function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
  * The next link (absolute or relative, as written), refused when it leaves the list on the API's
  * origin (it would carry the bearer token elsewhere or read another resource) or carries credentials.
  */
-function nextLink(data: unknown, url: string, path: string, scope: URL): URL | undefined {
+function nextLink(
+  data: unknown,
+  url: string,
+  path: string,
+  scope: URL,
+  redact: (text: string) => string,
+): URL | undefined {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const links = (data as { links?: unknown }).links;
   if (links === undefined || links === null) return undefined;
@@ -201,7 +214,7 @@ function nextLink(data: unknown, url: string, path: string, scope: URL): URL | u
   try {
     target = new URL(next, url);
   } catch (cause) {
-    throw invalidResponse(`links.next of ${path} is not a valid address`, cause);
+    throw invalidResponse(`links.next of ${path} is not a valid address`, copiedCause(cause, redact));
   }
   if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {

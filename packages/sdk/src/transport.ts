@@ -37,6 +37,8 @@ export interface CallContext {
   answer: Response | undefined;
   /** Ends the deadline of a 2xx answer handed back unread; called once its body has been read. */
   endDeadline: () => void;
+  /** What that body is read under (the deadline, the caller's abort): once aborted, a failed read is the wire's. */
+  readSignal: AbortSignal | undefined;
 }
 
 const nothingToEnd = () => {};
@@ -48,6 +50,7 @@ export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
     sent: false,
     answer: undefined,
     endDeadline: nothingToEnd,
+    readSignal: undefined,
   };
 }
 
@@ -217,10 +220,11 @@ export function createTransport(config: TransportConfig): Transport {
           throw error;
         }
         if (next === undefined) {
-          if (!response.ok) return await readError(response, call, url, deadline.signal);
+          if (!response.ok) return await readError(response, call, url, signal, deadline.signal);
           handedBack = true;
           call.context.endDeadline = deadline.end;
-          return withSizeLimit(response, call, url);
+          call.context.readSignal = signal;
+          return withSizeLimit(response, call, url, signal);
         }
         await response.body?.cancel().catch(() => {});
         request = new Request(next, { method: request.method, headers: request.headers });
@@ -248,37 +252,38 @@ export function createTransport(config: TransportConfig): Transport {
     }
     const { status } = response;
     if (status >= 200 && status < 300) return undefined;
-    const what = () => `${method} ${pathOf(url)} answered HTTP ${status}`;
+    // A Location is the server's to write: the message shows none of the secret.
+    const refused = (why: string) =>
+      invalidResponse(config.redact(`${method} ${pathOf(url)} answered HTTP ${status}${why}`));
     const location = response.headers.get("location");
     const isRedirect = response.type === "opaqueredirect" || (status >= 300 && status < 400);
     if (isRedirect && call.isTokenCall) {
-      throw invalidResponse(
-        `${what()}: the token endpoint redirected; the SDK never follows a redirect of the token call (it would send the client secret elsewhere)`,
+      throw refused(
+        ": the token endpoint redirected; the SDK never follows a redirect of the token call (it would send the client secret elsewhere)",
       );
     }
-    if (status < 200 || status > 599) throw invalidResponse(`${what()}, a status outside 200-599`);
+    if (status < 200 || status > 599) throw refused(", a status outside 200-599");
     if (!isRedirect || location === null) return undefined;
     let target: URL;
     try {
       target = new URL(location, url);
     } catch {
-      throw invalidResponse(`${what()} with a Location that is not an address`);
+      throw refused(" with a Location that is not an address");
     }
     if (target.origin !== origin) {
-      throw invalidResponse(
-        `${what()}, a redirect to another origin (${target.protocol}//${target.host}), not followed: only same-origin redirects are`,
+      throw refused(
+        `, a redirect to another origin (${target.protocol}//${target.host}), not followed: only same-origin redirects are`,
       );
     }
     if (method !== "GET" && method !== "HEAD") return undefined;
-    if (target.username || target.password)
-      throw invalidResponse(`${what()}, a redirect to an address with credentials`);
-    if (redirects >= MAX_REDIRECTS) throw invalidResponse(`${what()}, more than ${MAX_REDIRECTS} redirects`);
+    if (target.username || target.password) throw refused(", a redirect to an address with credentials");
+    if (redirects >= MAX_REDIRECTS) throw refused(`, more than ${MAX_REDIRECTS} redirects`);
     return target.href;
   }
 
-  /** The answer with its body bounded by `maxResponseBytes`; the error names the call. */
-  function withSizeLimit(response: Response, call: Call, url: string): Response {
-    return bounded(response, config.maxResponseBytes, () => `${call.request.method} ${pathOf(url)}`);
+  /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
+  function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
+    return bounded(response, config.maxResponseBytes, signal, () => `${call.request.method} ${pathOf(url)}`);
   }
 
   /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
@@ -286,23 +291,39 @@ export function createTransport(config: TransportConfig): Transport {
     response: Response,
     call: Call,
     url: string,
+    signal: AbortSignal,
     deadline: AbortSignal,
   ): Promise<ErrorAnswer> {
     let errorText: string;
     try {
-      errorText = await withSizeLimit(response, call, url).text();
+      errorText = await withSizeLimit(response, call, url, signal).text();
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
-    const { status, statusText } = response;
-    const headers = redactHeaders(response.headers, config.redact);
-    return { status, statusText, headers, url: config.redact(url), errorText: config.redact(errorText) };
+    const { redact } = config;
+    return {
+      status: response.status,
+      statusText: redact(response.statusText),
+      headers: redactHeaders(response.headers, redact),
+      url: redact(url),
+      errorText: redactBody(errorText, redact),
+    };
   }
 
-  /** A 2xx answer as handed back: a caller may have put the secret in the address, which it does not show. */
-  function withoutSecretInUrl(response: Response): Response {
-    const shown = config.redact(response.url);
-    return shown === response.url ? response : withUrl(response, shown);
+  /**
+   * A 2xx answer as handed back: without the secret in its address (a caller may have put it in the
+   * query), its reason phrase or its headers (a server may echo it); its body is the caller's to read.
+   */
+  function withoutSecret(response: Response): Response {
+    const { redact } = config;
+    const url = redact(response.url);
+    const statusText = redact(response.statusText);
+    const headers = redactHeaders(response.headers, redact);
+    if (url === response.url && statusText === response.statusText && headers === response.headers) {
+      return response;
+    }
+    const { status, body } = response;
+    return withUrl(new Response(body, { status, statusText, headers }), url);
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
@@ -330,7 +351,7 @@ export function createTransport(config: TransportConfig): Transport {
     if (filled !== url) request = new Request(filled, request);
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
     const answer = await withRetries({ request, body, isTokenCall, context });
-    context.answer = isErrorAnswer(answer) ? toResponse(answer) : withoutSecretInUrl(answer);
+    context.answer = isErrorAnswer(answer) ? toResponse(answer) : withoutSecret(answer);
     return context.answer;
   };
 }
@@ -339,15 +360,27 @@ export function createTransport(config: TransportConfig): Transport {
  * The answer with its body bounded by `limit`, counted once decoded: past it the read fails and the
  * body is cancelled. A body that cannot exceed the limit is left as it is: a `content-length` within
  * it and no `content-encoding` (fetch delivers no more than `content-length` and fails a shorter body).
+ * `signal` (the deadline, the caller's abort) fails the read itself: a fetch's own body does not
+ * always end when its signal aborts (Node 20 and 22 on a gzip body that is not gzip, Deno's piped
+ * bodies under load).
  */
-function bounded(response: Response, limit: number, what: () => string): Response {
+function bounded(response: Response, limit: number, signal: AbortSignal, what: () => string): Response {
   const { body, headers } = response;
   const length = headers.get("content-length");
   if (body === null || (length !== null && Number(length) <= limit && !headers.has("content-encoding"))) {
     return response;
   }
   let size = 0;
+  let endRead = () => {};
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
+    start(controller) {
+      endRead = () => controller.error(signal.reason);
+      if (signal.aborted) endRead();
+      else signal.addEventListener("abort", endRead, { once: true });
+    },
+    flush() {
+      signal.removeEventListener("abort", endRead);
+    },
     transform(chunk, controller) {
       size += chunk.byteLength;
       if (size <= limit) return controller.enqueue(chunk);
@@ -372,9 +405,35 @@ function redactHeaders(headers: Headers, redact: (text: string) => string): Head
   return headers;
 }
 
+/**
+ * An error body with the secret taken out. A JSON body may escape it in any of JSON's ways (`\/`,
+ * `\u0026`, ...): its strings are read, redacted and the body written again.
+ */
+function redactBody(text: string, redact: (text: string) => string): string {
+  const shown = redact(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(shown);
+  } catch {
+    return shown;
+  }
+  let changed = false;
+  const redacted = JSON.stringify(parsed, (_key, value: unknown) => {
+    if (typeof value !== "string") return value;
+    const clean = redact(value);
+    if (clean !== value) changed = true;
+    return clean;
+  });
+  return changed ? redacted : shown;
+}
+
+/** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /** The Response handed to openapi-fetch for an error answer: its redacted text. */
 function toResponse(answer: ErrorAnswer): Response {
-  const { status, statusText, headers, errorText } = answer;
+  const { status, headers, errorText } = answer;
+  const statusText = REASON_PHRASE.test(answer.statusText) ? answer.statusText : "";
   const nullBody = status === 204 || status === 205 || status === 304 || errorText === "";
   return withUrl(new Response(nullBody ? null : errorText, { status, statusText, headers }), answer.url);
 }

@@ -22,8 +22,13 @@ import { startMockServer } from "@cdas/mock-server";
 import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SdkOptions } from "../src/core.js";
-import { CdasConnectionError, CdasInvalidResponseError } from "../src/errors.js";
-import { CLIENT_ID, SECRET_MARK, testSdk, untyped } from "./helpers.js";
+import {
+  CdasConnectionError,
+  CdasInvalidResponseError,
+  CdasTimeoutError,
+  isCdasError,
+} from "../src/errors.js";
+import { CLIENT_ID, SECRET, SECRET_MARK, testSdk, untyped } from "./helpers.js";
 
 interface Seen {
   method: string;
@@ -235,6 +240,59 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     expect(seen.map((request) => request.url)).toEqual(["/v1/token", "/v1/accounts"]);
   });
 
+  it("a token that cannot be sent as a header value (a NUL, a non-ASCII letter) is refused where it is issued", async () => {
+    for (const token of ["tok\u0000en", "tök"]) {
+      const { origin, seen } = await serve((request, response) => {
+        const body = JSON.stringify({ access_token: token, token_type: "Bearer", expires_in: 3600 });
+        if (request.url === "/v1/token")
+          response.writeHead(200, { "content-type": "application/json" }).end(body);
+        else response.writeHead(200, { "content-type": "application/json" }).end('{"data":[]}');
+      });
+      const failure = await failureOf(getAccounts(sdkFor(origin)));
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toBe(
+        "POST /v1/token answered without a usable token and expires_in",
+      );
+      expect(seen.map((request) => request.url)).toEqual(["/v1/token"]);
+    }
+  });
+
+  it("an error answer whose reason phrase a Response refuses keeps its status", async () => {
+    const origin = await rawServer((request) =>
+      request.startsWith("POST /v1/token")
+        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`
+        : 'HTTP/1.1 400 Bad\u0001Thing\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{"name":"broken"}',
+    );
+    const { error, response } = await getAccounts(sdkFor(origin));
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ name: "broken" });
+  });
+
+  it("a gzip body that is not gzip, sent after the head, ends with the deadline or the caller's abort", async () => {
+    // Node 20 and 22 never end such a read themselves, whatever the fetch's signal does.
+    const origin = await socketServer((request, socket) => {
+      if (request.startsWith("POST /v1/token")) {
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`,
+        );
+        return;
+      }
+      socket.write(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 8\r\n\r\n",
+      );
+      setTimeout(() => socket.write("not gzip"), 5);
+    });
+    const failure = await failureOf(getAccounts(sdkFor(origin, { timeoutMs: 500 })));
+    expect(isCdasError(failure), String(failure)).toBe(true);
+    if (!(failure instanceof CdasTimeoutError)) expect(failure).toBeInstanceOf(CdasConnectionError);
+    const reason = new Error("the caller's own reason");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 200);
+    const call = untyped(sdkFor(origin).client).GET("/v1/accounts", { signal: controller.signal });
+    const aborted = await failureOf(call);
+    if (aborted !== reason) expect(aborted).toBeInstanceOf(CdasConnectionError);
+  });
+
   it("a call the caller aborts rejects with the caller's own reason", async () => {
     const { origin, seen } = await serve(api(() => {}));
     const sdk = sdkFor(origin);
@@ -389,6 +447,77 @@ describe("the secret is redacted from everything handed back", () => {
     expect(error).toMatchObject({ name: "bad_request", echoed: { client_id: CLIENT_ID } });
     expect(leaks({ error, headers: [...response.headers] })).toBe(false);
   });
+
+  it("a JSON error body escaping it otherwise (\\/, \\u0026, lower-case %xx), and a reason phrase holding it", async () => {
+    const escaped = JSON.stringify({ name: "bad_request", message: `you sent ${SECRET}` })
+      .replaceAll("/", "\\/")
+      .replaceAll("&", "\\u0026");
+    const lowerPercent = encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+    for (const [status, body] of [
+      [400, escaped],
+      [401, escaped],
+      [400, JSON.stringify({ name: "bad_request", url: `/v1/x?secret=${lowerPercent}` })],
+    ] as const) {
+      const { origin } = await serve(
+        api((_, response) =>
+          response.writeHead(status, `Bad ${SECRET}`, { "content-type": "application/json" }).end(body),
+        ),
+      );
+      const { error, response } = await getAccounts(sdkFor(origin));
+      expect(error).toMatchObject({ name: "bad_request" });
+      expect(leaks({ error, statusText: response.statusText })).toBe(false);
+      const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+      expect(isCdasError(thrown)).toBe(true);
+      expect(leaks(thrown) || inspect(thrown).includes(SECRET_MARK)).toBe(false);
+    }
+  });
+
+  it("a 2xx answer's headers and reason phrase, from sdk.client and paginate", async () => {
+    const { origin } = await serve(
+      api((_, response) =>
+        response
+          .writeHead(200, `OK ${SECRET}`, { "content-type": "application/json", "x-echo": SECRET })
+          .end(JSON.stringify({ data: [{ id: "acc_1" }], links: {} })),
+      ),
+    );
+    const { data, response } = await getAccounts(sdkFor(origin));
+    expect(data).toEqual({ data: [{ id: "acc_1" }], links: {} });
+    expect(response.headers.get("x-echo")).toBe("[redacted]");
+    expect(leaks({ headers: [...response.headers], statusText: response.statusText })).toBe(false);
+    for await (const page of sdkFor(origin).paginate("/v1/accounts").pages()) {
+      expect(page.items).toEqual([{ id: "acc_1" }]);
+      expect(leaks({ headers: [...page.response.headers], statusText: page.response.statusText })).toBe(
+        false,
+      );
+    }
+  });
+
+  it("a redirect to a host and a links.next that spell it", async () => {
+    const secret = `${SECRET_MARK}-value`;
+    const { origin, seen } = await serve(
+      api((request, response) => {
+        if (request.url.startsWith("/v1/accounts?offset"))
+          return void response.writeHead(302, { location: `http://${secret}.example.test/x` }).end();
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: [1], links: { next: `http://[${secret}` } }));
+      }),
+    );
+    const sdk = sdkFor(origin, { clientSecret: secret });
+    const redirected = await failureOf(untyped(sdk.client).GET("/v1/accounts?offset=1", {}));
+    expect(redirected).toBeInstanceOf(CdasInvalidResponseError);
+    expect((redirected as Error).message).toContain(
+      "a redirect to another origin (http://[redacted].example.test)",
+    );
+    const badLink = await failureOf(sdk.paginate("/v1/accounts").toArray());
+    expect(badLink).toBeInstanceOf(CdasInvalidResponseError);
+    expect((badLink as Error).message).toBe("links.next of /v1/accounts is not a valid address");
+    for (const failure of [redirected, badLink]) {
+      expect(inspect(failure, { depth: 10 }).includes(SECRET_MARK), inspect(failure)).toBe(false);
+      expect(JSON.stringify(failure).includes(SECRET_MARK)).toBe(false);
+    }
+    expect(seen.length).toBe(3);
+  });
 });
 
 function leaks(value: unknown): boolean {
@@ -405,12 +534,12 @@ function causeCodes(error: unknown): string[] {
   return codes;
 }
 
-/** A plain TCP server answering each request with the raw HTTP text `answer` gives (statuses fetch would not build). */
-async function rawServer(answer: (request: string) => string): Promise<string> {
+/** A plain TCP server that hands each request's text and its socket to `answer` (for answers sent in parts). */
+async function socketServer(answer: (request: string, socket: Socket) => void): Promise<string> {
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {
     sockets.add(socket);
-    socket.on("data", (chunk) => socket.write(answer(chunk.toString())));
+    socket.on("data", (chunk) => answer(chunk.toString(), socket));
     socket.on("close", () => sockets.delete(socket));
   });
   servers.push(
@@ -423,6 +552,11 @@ async function rawServer(answer: (request: string) => string): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+}
+
+/** A plain TCP server answering each request with the raw HTTP text `answer` gives (statuses fetch would not build). */
+function rawServer(answer: (request: string) => string): Promise<string> {
+  return socketServer((request, socket) => socket.write(answer(request)));
 }
 
 /** `size` zero bytes, made as they are read (the bomb is never held in memory). */
