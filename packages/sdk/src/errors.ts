@@ -356,7 +356,7 @@ function connectionError(
  * words (`detail` is what matched), else nothing known (`detail` is the innermost message).
  */
 function knownCause(chain: unknown[]): { cause?: ConnectionCause; detail: string } {
-  const messages = chain.map((link) => (link instanceof Error ? link.message : String(link)));
+  const messages = chain.map((link) => pathsOnly(link instanceof Error ? link.message : String(link)));
   const coded = chain.findIndex((link) => typeof (link as { code?: unknown } | null)?.code === "string");
   if (coded >= 0) {
     const code = (chain[coded] as { code: string }).code;
@@ -369,8 +369,18 @@ function knownCause(chain: unknown[]): { cause?: ConnectionCause; detail: string
       if (match) return { cause, detail: match[0] };
     }
   }
-  // Deno's message starts with the whole address, its query included: messages name paths only.
-  return { detail: (messages[0] ?? "failed").replace(/^error sending request for url \(.*?\): /, "") };
+  return { detail: messages[0] ?? "failed" };
+}
+
+/**
+ * A runtime's message as the SDK's messages are written: addresses by their path only (never a query
+ * or a port), without Deno's opening (the address and the sockets) and Bun's advice about fetch options.
+ */
+function pathsOnly(message: string): string {
+  return message
+    .replace(/^error sending request (?:from \S+ )?for (?:url \(\S*\)|\S+ \(\S*\)): /, "")
+    .replace(/\. For more information, pass `verbose: true` in the second argument to fetch\(\)$/, "")
+    .replace(/\bhttps?:\/\/[^\s"'()]+/g, (address) => pathOf(address));
 }
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */

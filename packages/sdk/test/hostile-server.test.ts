@@ -379,6 +379,36 @@ describe("network failures name their cause", () => {
     expect(attempts).toBe(retryable ? 2 : 1);
   });
 
+  // Unknown causes are shown in the runtime's words, with every address as its path only.
+  it.each([
+    [
+      "Deno 2.9",
+      (url: string) =>
+        `error sending request from 127.0.0.1:35938 for ${url} (127.0.0.1:43087): client error (SendRequest): invalid HTTP status-code parsed`,
+      "client error (SendRequest): invalid HTTP status-code parsed",
+    ],
+    [
+      "Bun",
+      (url: string) =>
+        `Malformed_HTTP_Response fetching "${url}". For more information, pass \`verbose: true\` in the second argument to fetch()`,
+      'Malformed_HTTP_Response fetching "/v1/accounts"',
+    ],
+  ])(
+    "%s words an unknown cause with the address: the message names the path only",
+    async (_, words, reason) => {
+      const sdk = testSdk(async (input: Request) => {
+        if (input.url.endsWith("/v1/token"))
+          return new Response(TOKEN, { headers: { "content-type": "application/json" } });
+        throw new TypeError(words(input.url));
+      });
+      const failure = await failureOf(
+        untyped(sdk.client).GET("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } }),
+      );
+      expect(failure).toBeInstanceOf(CdasConnectionError);
+      expect((failure as Error).message).toBe(`GET /v1/accounts failed: ${reason}`);
+    },
+  );
+
   it("a port fetch refuses to call (bad port): named, and not retried", async () => {
     // fetch refuses port 6000 (X11) before it connects: nothing leaves the process.
     const sdk = testSdk(undefined, { baseUrl: "https://127.0.0.1:6000", maxRetries: 2 });
