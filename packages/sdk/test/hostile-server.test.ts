@@ -477,9 +477,10 @@ describe("memory stays bounded where a runtime hands out views", () => {
     const held: number[] = [];
     let read = "";
     const decoder = new TextDecoder();
-    for await (const chunk of data as ReadableStream<Uint8Array>) {
-      held.push(chunk.buffer.byteLength - chunk.byteLength);
-      read += decoder.decode(chunk, { stream: true });
+    const reader = (data as ReadableStream<Uint8Array>).getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      held.push(next.value.buffer.byteLength - next.value.byteLength);
+      read += decoder.decode(next.value, { stream: true });
     }
     expect(read).toBe(text);
     expect(held.every((extra) => extra === 0)).toBe(true);
