@@ -67,11 +67,13 @@ function typeTest(base, from, version) {
 function joinFixedGroup(repo, from, version) {
   const file = path.join(repo, ".changeset", "config.json");
   if (!existsSync(file)) return;
-  const config = JSON.parse(readFileSync(file, "utf8"));
-  const group = config.fixed?.find((names) => names.includes(`@cdas/client-${from}`));
+  const text = readFileSync(file, "utf8");
+  const group = JSON.parse(text).fixed?.find((names) => names.includes(`@cdas/client-${from}`));
   if (!group) fail(`${file}: no fixed group holds @cdas/client-${from}`);
-  if (!group.includes(`@cdas/client-${version}`)) group.push(`@cdas/client-${version}`);
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  if (group.includes(`@cdas/client-${version}`)) return;
+  // Written into the text after the base's name, so that the file keeps its (Biome's) layout.
+  const base = JSON.stringify(`@cdas/client-${from}`);
+  writeFileSync(file, text.replace(base, `${base}, ${JSON.stringify(`@cdas/client-${version}`)}`));
 }
 
 export function scaffoldClient(repo, version) {
