@@ -303,7 +303,7 @@ export function createTransport(config: TransportConfig): Transport {
     const { redact } = config;
     return {
       status: response.status,
-      statusText: redact(response.statusText),
+      statusText: shownReason(response.statusText, redact),
       headers: redactHeaders(response.headers, redact),
       url: redact(url),
       errorText: redactBody(errorText, redact),
@@ -317,7 +317,7 @@ export function createTransport(config: TransportConfig): Transport {
   function withoutSecret(response: Response): Response {
     const { redact } = config;
     const url = redact(response.url);
-    const statusText = redact(response.statusText);
+    const statusText = shownReason(response.statusText, redact);
     const headers = redactHeaders(response.headers, redact);
     if (url === response.url && statusText === response.statusText && headers === response.headers) {
       return response;
@@ -433,10 +433,14 @@ function redactBody(text: string, redact: (text: string) => string): string {
 /** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** A reason phrase as handed back: without the secret, and empty if a Response would refuse it. */
+function shownReason(statusText: string, redact: (text: string) => string): string {
+  return REASON_PHRASE.test(statusText) ? redact(statusText) : "";
+}
+
 /** The Response handed to openapi-fetch for an error answer: its redacted text. */
 function toResponse(answer: ErrorAnswer): Response {
-  const { status, headers, errorText } = answer;
-  const statusText = REASON_PHRASE.test(answer.statusText) ? answer.statusText : "";
+  const { status, statusText, headers, errorText } = answer;
   const nullBody = status === 204 || status === 205 || status === 304 || errorText === "";
   return withUrl(new Response(nullBody ? null : errorText, { status, statusText, headers }), answer.url);
 }
