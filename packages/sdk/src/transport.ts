@@ -394,7 +394,9 @@ function bounded(response: Response, limit: number, signal: AbortSignal, what: (
       );
     },
   });
-  return withUrl(new Response(body.pipeThrough(limiter), response), response.url);
+  const { status, statusText } = response;
+  const init = { status, statusText: acceptedReason(statusText), headers };
+  return withUrl(new Response(body.pipeThrough(limiter), init), response.url);
 }
 
 function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
@@ -433,9 +435,14 @@ function redactBody(text: string, redact: (text: string) => string): string {
 /** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** A reason phrase as handed back: without the secret, and empty if a Response would refuse it. */
+/** The reason phrase, or none if a Response would refuse it. */
+function acceptedReason(statusText: string): string {
+  return REASON_PHRASE.test(statusText) ? statusText : "";
+}
+
+/** A reason phrase as handed back: without the secret, and none if a Response would refuse it. */
 function shownReason(statusText: string, redact: (text: string) => string): string {
-  return REASON_PHRASE.test(statusText) ? redact(statusText) : "";
+  return redact(acceptedReason(statusText));
 }
 
 /** The Response handed to openapi-fetch for an error answer: its redacted text. */

@@ -268,6 +268,17 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     expect(error).toEqual({ name: "broken" });
   });
 
+  it("a 2xx answer, chunked, whose reason phrase a Response refuses is read", async () => {
+    const origin = await rawServer((request) =>
+      request.startsWith("POST /v1/token")
+        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`
+        : 'HTTP/1.1 200 O\u0001K\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n9\r\n{"data":1\r\n1\r\n}\r\n0\r\n\r\n',
+    );
+    const { data, response } = await getAccounts(sdkFor(origin));
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ data: 1 });
+  });
+
   it("a gzip body that is not gzip, sent after the head, ends with the deadline or the caller's abort", async () => {
     // Node 20 and 22 never end such a read themselves, whatever the fetch's signal does.
     const origin = await socketServer((request, socket) => {
