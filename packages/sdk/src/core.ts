@@ -150,7 +150,7 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
       if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, false);
       // Answered and its body untouched, the read not ended: the failure came between the two, from a
       // middleware (Bun leaves `bodyUsed` false when the deadline ends a read).
-      if (context.answer?.bodyUsed === false && !context.readSignal?.aborted)
+      if (context.answer?.bodyUsed === false && !context.readDeadline?.signal.aborted)
         return failedInCallersCode(error, method, pathOnly, redact, true);
       return bodyReadError(error, method, pathOnly, timeoutMs, redact);
     },
@@ -215,11 +215,11 @@ function withTypedBodyErrors(
     return run({ ...options, fetch } as never).then(
       (result) => {
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on.
-        if (options?.parseAs !== "stream") context.endDeadline();
+        if (options?.parseAs !== "stream") context.readDeadline?.end();
         return result;
       },
       (error) => {
-        context.endDeadline();
+        context.readDeadline?.end();
         throw typed(error, method, path, options, context);
       },
     );

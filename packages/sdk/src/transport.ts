@@ -35,13 +35,12 @@ export interface CallContext {
   sent: boolean;
   /** The response handed back to openapi-fetch: a failure while its body is still unread is not the wire's. */
   answer: Response | undefined;
-  /** Ends the deadline of a 2xx answer handed back unread; called once its body has been read. */
-  endDeadline: () => void;
-  /** What that body is read under (the deadline, the caller's abort): once aborted, a failed read is the wire's. */
-  readSignal: AbortSignal | undefined;
+  /**
+   * The deadline of a 2xx answer handed back unread: ended once its body has been read; once it has
+   * fired, a failed read is the wire's.
+   */
+  readDeadline: Deadline | undefined;
 }
-
-const nothingToEnd = () => {};
 
 /** A context of a call's own, for a caller that does not share one (the token call, a middleware's own fetch). */
 export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
@@ -49,8 +48,7 @@ export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
     callerSignal: callerSignal ?? undefined,
     sent: false,
     answer: undefined,
-    endDeadline: nothingToEnd,
-    readSignal: undefined,
+    readDeadline: undefined,
   };
 }
 
@@ -149,7 +147,7 @@ export function createTransport(config: TransportConfig): Transport {
     } catch (error) {
       throw bodyReadError(error, "POST", tokenUrl, config.timeoutMs, config.redact);
     } finally {
-      call.context.endDeadline();
+      call.context.readDeadline?.end();
     }
     let parsed: unknown;
     try {
@@ -193,7 +191,7 @@ export function createTransport(config: TransportConfig): Transport {
 
   /**
    * One attempt under one deadline, same-origin redirects included. The deadline ends here unless the
-   * answer is a 2xx handed back unread: then it runs on while the body is read (`context.endDeadline`).
+   * answer is a 2xx handed back unread: then it runs on while the body is read (`context.readDeadline`).
    */
   async function exchange(call: Call, token: string | undefined): Promise<Response | ErrorAnswer> {
     const deadline = startDeadline(config.timeoutMs);
@@ -222,8 +220,7 @@ export function createTransport(config: TransportConfig): Transport {
         if (next === undefined) {
           if (!response.ok) return await readError(response, call, url, signal, deadline.signal);
           handedBack = true;
-          call.context.endDeadline = deadline.end;
-          call.context.readSignal = signal;
+          call.context.readDeadline = deadline;
           return withSizeLimit(response, call, url, signal);
         }
         await response.body?.cancel().catch(() => {});
