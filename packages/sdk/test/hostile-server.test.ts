@@ -213,11 +213,7 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
   });
 
   it("a status outside 200-599, retries on", async () => {
-    const origin = await rawServer((request) =>
-      request.startsWith("POST /v1/token")
-        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`
-        : "HTTP/1.1 999 Odd\r\ncontent-length: 2\r\n\r\n{}",
-    );
+    const origin = await rawServer("HTTP/1.1 999 Odd\r\ncontent-length: 2\r\n\r\n{}");
     const sdk = sdkFor(origin, { maxRetries: 2, retryBaseDelayMs: 1 });
     for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
       const failure = await failureOf(call());
@@ -258,10 +254,8 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
   });
 
   it("an error answer whose reason phrase a Response refuses keeps its status", async () => {
-    const origin = await rawServer((request) =>
-      request.startsWith("POST /v1/token")
-        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`
-        : 'HTTP/1.1 400 Bad\u0001Thing\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{"name":"broken"}',
+    const origin = await rawServer(
+      'HTTP/1.1 400 Bad\u0001Thing\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{"name":"broken"}',
     );
     const { error, response } = await getAccounts(sdkFor(origin));
     expect(response.status).toBe(400);
@@ -269,10 +263,8 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
   });
 
   it("a 2xx answer, chunked, whose reason phrase a Response refuses is read", async () => {
-    const origin = await rawServer((request) =>
-      request.startsWith("POST /v1/token")
-        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`
-        : 'HTTP/1.1 200 O\u0001K\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n9\r\n{"data":1\r\n1\r\n}\r\n0\r\n\r\n',
+    const origin = await rawServer(
+      'HTTP/1.1 200 O\u0001K\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n9\r\n{"data":1\r\n1\r\n}\r\n0\r\n\r\n',
     );
     const { data, response } = await getAccounts(sdkFor(origin));
     expect(response.status).toBe(200);
@@ -281,13 +273,7 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
 
   it("a gzip body that is not gzip, sent after the head, ends with the deadline or the caller's abort", async () => {
     // Node 20 and 22 never end such a read themselves, whatever the fetch's signal does.
-    const origin = await socketServer((request, socket) => {
-      if (request.startsWith("POST /v1/token")) {
-        socket.write(
-          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`,
-        );
-        return;
-      }
+    const origin = await socketServer((_, socket) => {
       socket.write(
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 8\r\n\r\n",
       );
@@ -609,12 +595,21 @@ function causeCodes(error: unknown): string[] {
   return codes;
 }
 
-/** A plain TCP server that hands each request's text and its socket to `answer` (for answers sent in parts). */
+/**
+ * A plain TCP server for answers fetch would not build or that come in parts: the token call answered
+ * as `api` does, every other request's text and socket handed to `answer`.
+ */
 async function socketServer(answer: (request: string, socket: Socket) => void): Promise<string> {
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {
     sockets.add(socket);
-    socket.on("data", (chunk) => answer(chunk.toString(), socket));
+    socket.on("data", (chunk) => {
+      const request = chunk.toString();
+      if (!request.startsWith("POST /v1/token")) return answer(request, socket);
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${TOKEN.length}\r\n\r\n${TOKEN}`,
+      );
+    });
     socket.on("close", () => sockets.delete(socket));
   });
   servers.push(
@@ -629,9 +624,9 @@ async function socketServer(answer: (request: string, socket: Socket) => void): 
   return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 }
 
-/** A plain TCP server answering each request with the raw HTTP text `answer` gives (statuses fetch would not build). */
-function rawServer(answer: (request: string) => string): Promise<string> {
-  return socketServer((request, socket) => socket.write(answer(request)));
+/** A plain TCP server answering the token call, and every other request with the raw HTTP text `answer`. */
+function rawServer(answer: string): Promise<string> {
+  return socketServer((_, socket) => socket.write(answer));
 }
 
 /** `size` zero bytes, made as they are read (the bomb is never held in memory). */
