@@ -118,5 +118,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.info(`${path.relative(repo, target)}: written, and @cdas/client-${version} added to the fixed group of .changeset/config.json.
 Next (spec/README.md, "A version"): pnpm install; the SDK's map (packages/sdk: package.json, src/index.ts,
 src/types.ts), then pnpm install again; the sandbox's shapes if ${version}'s responses change form; the
-version's differences in spec/test/interface-model.ts; a changeset; git add the new files.`);
+version's differences in spec/test/interface-model.ts; a changeset.`);
 }

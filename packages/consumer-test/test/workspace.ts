@@ -3,6 +3,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readRegistry } from "@cdas/spec/registry";
 
 export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const HERE = fileURLToPath(new URL("..", import.meta.url));
@@ -35,9 +36,7 @@ export function publishablePackages(): WorkspacePackage[] {
 }
 
 /** The API versions of the spec's registry, in release order: each has its client package. */
-export const API_VERSIONS: string[] = (
-  JSON.parse(readFileSync(join(ROOT, "spec", "versions.json"), "utf8")) as { versions: { name: string }[] }
-).versions.map((entry) => entry.name);
+export const API_VERSIONS: string[] = readRegistry(join(ROOT, "spec")).versions;
 
 /**
  * The runtimes, from this package's devDependencies (`bun` and `deno` ship their binaries on npm;
