@@ -48,8 +48,7 @@ let spec: string;
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), "cdas-drill-"));
   spec = path.join(work, "spec");
-  const registry = readRegistry(SPEC_DIR);
-  for (const name of [...SOURCES, ...registry.versions])
+  for (const name of [...SOURCES, ...REGISTERED.versions])
     cpSync(path.join(SPEC_DIR, name), path.join(spec, name), { recursive: true });
   symlinkSync(path.join(SPEC_DIR, "node_modules"), path.join(spec, "node_modules"), "dir");
 
@@ -75,10 +74,7 @@ const bundle = (version: string) =>
 
 describe(`a ${DRILL} of one changed file and one registry entry`, () => {
   it(`is bundled beside the others, its header pinned to ${DRILL}, with the change and nothing else of ${BASE} lost`, () => {
-    expect(readRegistry(path.join(spec, "dist")).versions).toEqual([
-      ...readRegistry(SPEC_DIR).versions,
-      DRILL,
-    ]);
+    expect(readRegistry(path.join(spec, "dist")).versions).toEqual([...REGISTERED.versions, DRILL]);
     const [v3, v4] = [bundle(BASE), bundle(DRILL)];
     expect(v4.components.parameters.PlatformVersion.schema.enum).toEqual([DRILL]);
     expect(v4.components.parameters.PageSize).toMatchObject({ required: true, schema: { maximum: 100 } });
@@ -110,8 +106,8 @@ describe(`a ${DRILL} of one changed file and one registry entry`, () => {
           authorization: `Bearer ${token.body.access_token}`,
           "x-platform-version": version,
         });
-      expect(server.versions).toEqual([...readRegistry(SPEC_DIR).versions, DRILL]);
-      expect(server.defaultVersion).toBe(readRegistry(SPEC_DIR).default);
+      expect(server.versions).toEqual([...REGISTERED.versions, DRILL]);
+      expect(server.defaultVersion).toBe(REGISTERED.default);
       expect((await get("/v1/end-users", BASE)).status).toBe(200);
       expect((await get("/v1/end-users?page[size]=500", BASE)).status).toBe(200);
       const missing = await get("/v1/end-users", DRILL);
