@@ -6,6 +6,8 @@ export interface IssuedToken {
 }
 
 export interface TokenSource {
+  /** The cached token while it is fresh, without waiting: most calls need no more. */
+  fresh(): string | undefined;
   /** A fresh token (the cached one while fresh); concurrent callers share one token request. */
   get(signal?: AbortSignal): Promise<string>;
   /** Drops `used` if it is still the cached token (after a 401). */
@@ -21,9 +23,12 @@ export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSourc
   let token: string | undefined;
   let renewAt = 0;
   let pending: Promise<string> | undefined;
+  const fresh = () => (token !== undefined && Date.now() < renewAt ? token : undefined);
   return {
+    fresh,
     get(signal) {
-      if (token !== undefined && Date.now() < renewAt) return Promise.resolve(token);
+      const cached = fresh();
+      if (cached !== undefined) return Promise.resolve(cached);
       pending ??= issue()
         .then((issued) => {
           token = issued.token;

@@ -167,7 +167,7 @@ export function createTransport(config: TransportConfig): Transport {
     const repeatable = call.isTokenCall || method === "GET" || method === "HEAD";
     let renewed = false;
     for (let retries = 0; ; ) {
-      const token = call.isTokenCall ? undefined : await tokens.get(signal);
+      const token = call.isTokenCall ? undefined : (tokens.fresh() ?? (await tokens.get(signal)));
       let outcome: Outcome;
       try {
         outcome = await exchange(call, token);
@@ -313,14 +313,12 @@ export function createTransport(config: TransportConfig): Transport {
    */
   function withoutSecret(response: Response): Response {
     const { redact } = config;
-    const url = redact(response.url);
-    const statusText = shownReason(response.statusText, redact);
-    const headers = redactHeaders(response.headers, redact);
-    if (url === response.url && statusText === response.statusText && headers === response.headers) {
-      return response;
-    }
-    const { status, body } = response;
-    return withUrl(new Response(body, { status, statusText, headers }), url);
+    const { status, statusText: reason, headers: received, url: address } = response;
+    const url = redact(address);
+    const statusText = shownReason(reason, redact);
+    const headers = redactHeaders(received, redact);
+    if (url === address && statusText === reason && headers === received) return response;
+    return withUrl(new Response(response.body, { status, statusText, headers }), url);
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
