@@ -355,9 +355,9 @@ export function createTransport(config: TransportConfig): Transport {
  * The answer with its body bounded by `limit`, counted once decoded: past it the read fails and the
  * body is cancelled. A body that cannot exceed the limit is left as it is: a `content-length` within
  * it and no `content-encoding` (fetch delivers no more than `content-length` and fails a shorter body).
- * `signal` (the deadline, the caller's abort) fails the read itself: a fetch's own body does not
- * always end when its signal aborts (Node 20 and 22 on a gzip body that is not gzip, Deno's piped
- * bodies under load).
+ * The pipe ends with `signal` (the deadline, the caller's abort), failing the read itself: a fetch's
+ * own body does not always end when its signal aborts (Node 20 and 22 on a gzip body that is not
+ * gzip, Deno's piped bodies under load). The pipe lets go of `signal` however it ends.
  */
 function bounded(response: Response, limit: number, signal: AbortSignal, what: () => string): Response {
   const { body, headers } = response;
@@ -366,16 +366,7 @@ function bounded(response: Response, limit: number, signal: AbortSignal, what: (
     return response;
   }
   let size = 0;
-  let endRead = () => {};
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
-    start(controller) {
-      endRead = () => controller.error(signal.reason);
-      if (signal.aborted) endRead();
-      else signal.addEventListener("abort", endRead, { once: true });
-    },
-    flush() {
-      signal.removeEventListener("abort", endRead);
-    },
     transform(chunk, controller) {
       size += chunk.byteLength;
       // Deno hands out 4 KiB views of 64 KiB buffers: whoever keeps the chunks (text(), json()) would
@@ -391,7 +382,7 @@ function bounded(response: Response, limit: number, signal: AbortSignal, what: (
   });
   const { status, statusText } = response;
   const init = { status, statusText: acceptedReason(statusText), headers };
-  return withUrl(new Response(body.pipeThrough(limiter), init), response.url);
+  return withUrl(new Response(body.pipeThrough(limiter, { signal }), init), response.url);
 }
 
 function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {

@@ -4,6 +4,7 @@
  * nothing may.
  */
 import { execFileSync } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import {
   createServer as createHttpServer,
@@ -447,6 +448,38 @@ describe("memory stays bounded", () => {
     );
     expect(growth).toBeLessThan(limit + 64 * 1024 * 1024);
     await expect.poll(() => closedEarly).toBe(true);
+  });
+});
+
+describe("memory stays bounded on a long-lived signal", () => {
+  it("the size limit lets go of the call's signal whether the body is read, too large or cancelled", async () => {
+    // A chunked body (no content-length) goes through the limiter; a listener it left on the call's
+    // signal would keep every failed body alive as long as the caller's signal lives.
+    const signals: AbortSignal[] = [];
+    const sdk = testSdk(
+      async (request, init) => {
+        if (request.url.endsWith("/v1/token")) {
+          return new Response(TOKEN, { headers: { "content-type": "application/json" } });
+        }
+        if (init?.signal) signals.push(init.signal);
+        const size = Number(new URL(request.url).searchParams.get("size"));
+        const body = Readable.toWeb(Readable.from([Buffer.alloc(size, 0x20), Buffer.from("{}")]));
+        return new Response(body as ReadableStream, { headers: { "content-type": "application/json" } });
+      },
+      { maxResponseBytes: 1024, maxRetries: 0 },
+    );
+    const callerSignal = new AbortController().signal;
+    const get = (size: number, parseAs?: "stream") =>
+      untyped(sdk.client).GET(`/v1/accounts?size=${size}`, { signal: callerSignal, parseAs });
+    await expect(get(10)).resolves.toMatchObject({ data: {} });
+    await expect(get(4096)).rejects.toBeInstanceOf(CdasInvalidResponseError);
+    const { data } = await get(10, "stream");
+    await (data as ReadableStream).cancel();
+    expect(signals).toHaveLength(3);
+    // The pipe lets go once it has shut down, a few ticks after the read ends.
+    await expect
+      .poll(() => signals.map((signal) => getEventListeners(signal, "abort").length))
+      .toEqual([0, 0, 0]);
   });
 });
 

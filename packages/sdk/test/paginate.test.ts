@@ -214,6 +214,27 @@ describe("failures while paging", () => {
   });
 
   it.each([
+    [400, "CdasInvalidRequestError"],
+    [401, "CdasAuthenticationError"],
+    [403, "CdasPermissionError"],
+    [404, "CdasNotFoundError"],
+    [409, "CdasApiError"],
+    [422, "CdasInvalidRequestError"],
+    [429, "CdasRateLimitError"],
+    [500, "CdasServerError"],
+    [503, "CdasServerError"],
+  ])("a page answered HTTP %i is a %s", async (status, name) => {
+    const server = scriptedFetch(() => json({ id: "e1", name: "any", message: "no" }, { status }));
+    const failure = await testSdk(server.fetch, { maxRetries: 0 })
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isCdasApiError(failure)).toBe(true);
+    expect(failure).toMatchObject({ name, status, code: "api" });
+    expect((failure as Error).constructor.name).toBe(name);
+  });
+
+  it.each([
     [
       "a body that is not JSON",
       () => new Response("<html>oops</html>", { headers: { "content-type": "text/html" } }),
