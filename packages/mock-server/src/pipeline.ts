@@ -62,9 +62,8 @@ export function requestListener(
     const respond = (reply: Reply) => {
       writeResponse(response, reply.status, reply.mediaType, reply.body, reply.headers);
       if (!onResponse) return;
-      const header = request.headers[VERSION_HEADER];
-      const version = typeof header === "string" ? header : undefined;
-      onResponse({ method, path, status: reply.status, version, milliseconds: performance.now() - started });
+      const { status, version } = reply;
+      onResponse({ method, path, status, version, milliseconds: performance.now() - started });
     };
 
     let parts: RequestParts;
@@ -124,8 +123,11 @@ function handleRequest(pipeline: Pipeline, request: RequestParts): Reply {
   const { bundles, defaultVersion } = pipeline;
   const { method, template } = request;
   let op: OperationInfo | undefined;
+  let served: string | undefined;
+  let reply: Reply;
   try {
     const version = chooseVersion(request.headers, bundles, defaultVersion);
+    if (!version.error) served = version.version;
     const byMethod = bundles.get(version.version)!.operationsByPath.get(template);
     op = byMethod?.get(method);
     if (!op) {
@@ -140,10 +142,12 @@ function handleRequest(pipeline: Pipeline, request: RequestParts): Reply {
       const message = `header X-Platform-Version is required on ${method} ${template} in ${op.version}`;
       throw new ApiError(400, message, "bad_request");
     }
-    return resultReply(op, request, runOperation(op, request, pipeline.state));
+    reply = resultReply(op, request, runOperation(op, request, pipeline.state));
   } catch (error) {
-    return errorReply(op ?? operationForErrors(bundles, defaultVersion, method, template), error);
+    reply = errorReply(op ?? operationForErrors(bundles, defaultVersion, method, template), error);
   }
+  reply.version = served;
+  return reply;
 }
 
 /** The operation whose documented errors shape an answer when the request named no valid one. */

@@ -9,6 +9,8 @@ export interface Reply {
   mediaType: string;
   body: string;
   headers?: Record<string, string>;
+  /** The API version that answered, once one was chosen (for `onResponse`). */
+  version?: string;
 }
 
 /** The request as paging needs it: the path as sent (links are built on it) and its raw query. */

@@ -171,16 +171,21 @@ describe("transport", () => {
     expect(wrong.headers.allow).toBe("GET");
   });
 
-  it("reports each response to onResponse with the path only, never the query or body", async () => {
+  it("reports each response to onResponse with the path only and the version that answered", async () => {
     const entries: { method: string; path: string; status: number; version: string | undefined }[] = [];
     const logged = await Sandbox.start({ onResponse: (entry) => entries.push(entry) });
     try {
       await logged.get("/v1/end-users?page%5Bsize%5D=2", "v3");
-      const { clientSecret } = logged.server;
+      await logged.get("/v1/accounts", "v9");
+      await logged.get("/v1/nowhere");
+      const { clientSecret, defaultVersion } = logged.server;
       expect(entries.map(({ method, path, status, version }) => ({ method, path, status, version }))).toEqual(
         [
-          { method: "POST", path: "/v1/token", status: 200, version: undefined },
+          // Without the header the default version answers; a refused header or an unknown path, none.
+          { method: "POST", path: "/v1/token", status: 200, version: defaultVersion },
           { method: "GET", path: "/v1/end-users", status: 200, version: "v3" },
+          { method: "GET", path: "/v1/accounts", status: 400, version: undefined },
+          { method: "GET", path: "/v1/nowhere", status: 404, version: undefined },
         ],
       );
       expect(JSON.stringify(entries)).not.toContain(clientSecret);
