@@ -4,8 +4,11 @@ export TURBO_TELEMETRY_DISABLED=1
 export DO_NOT_TRACK=1
 PNPM_VERSION=10.34.9
 
+# pnpm 10 or later (pnpm-workspace.yaml speaks to 10 and to 11+); the pinned one when there is none.
 ensure_pnpm() {
-  if ! command -v pnpm >/dev/null 2>&1; then
+  local major
+  major=$(pnpm --version 2>/dev/null | cut -d. -f1)
+  if [ -z "$major" ] || [ "$major" -lt 10 ]; then
     echo "==> installing pnpm $PNPM_VERSION"
     npm i -g "pnpm@$PNPM_VERSION" >/dev/null
   fi
