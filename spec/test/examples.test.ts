@@ -266,3 +266,32 @@ describe("Examples are Australian", () => {
     expect(new Set(kinds)).toEqual(new Set(Object.keys(AUSTRALIAN)));
   });
 });
+
+/** Each `*_u_type`/`*_utype` value of an example, with the keys beside it. */
+function unionTags(c: ExampleCase): { at: string; value: string; beside: string[] }[] {
+  const tags: { at: string; value: string; beside: string[] }[] = [];
+  walk(c.value, (node, path) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (/_u_?type$/.test(key) && typeof value === "string")
+        tags.push({ at: `${c.where} ${[...path, key].join(".")}`, value, beside: Object.keys(node) });
+    }
+  });
+  return tags;
+}
+
+describe("Union tags name the object beside them", () => {
+  // The interface documents one set of values, fee_method_u_type's: the nested object's name in
+  // camelCase (fixedAmount for fixed_amount). The other tags' values are not documented; the
+  // examples (and the sandbox) follow that convention, so a tag always finds its object.
+  const rows = allCases
+    .map((c) => [c.version, c.where, unionTags(c)] as const)
+    .filter(([, , tags]) => tags.length > 0);
+
+  it.each(rows)("%s %s: each tag is the camelCase name of an object beside it", (_v, _where, tags) => {
+    for (const { at, value, beside } of tags) {
+      expect(value, at).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      const snake = value.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      expect(beside, `${at} = ${value}`).toContain(snake);
+    }
+  });
+});

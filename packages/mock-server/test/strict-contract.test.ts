@@ -58,6 +58,37 @@ describe.each(VERSIONS)("%s: no field outside the documents", (version) => {
   }
 });
 
+/** Union tags (`*_u_type`, `*_utype`) served in a body that do not name an object beside them in camelCase. */
+function strayTags(value: unknown, into: Set<string>): void {
+  if (!value || typeof value !== "object") return;
+  for (const [key, item] of Object.entries(value)) {
+    if (/_u_?type$/.test(key) && typeof item === "string") {
+      const snake = item.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      if (!/^[a-z][a-zA-Z0-9]*$/.test(item) || !(snake in value)) into.add(`${key}: ${item}`);
+    }
+    strayTags(item, into);
+  }
+}
+
+describe.each(VERSIONS)("%s: union tags as the documents' examples write them", (version) => {
+  // fee_method_u_type's documented values set the convention (spec/test/examples.test.ts checks the examples).
+  it("every tag served is the camelCase name of an object beside it", async () => {
+    const stray = new Set<string>();
+    let tags = 0;
+    for (const op of operationsOf(version).filter((o) => o.method === "GET")) {
+      for (const call of validRequests(sandbox.server, op.operationId, endUsers[0] ?? "")) {
+        for await (const response of pages(version, op.method, call)) {
+          const text = JSON.stringify(response.body ?? null);
+          tags += text.match(/_u_?type"/g)?.length ?? 0;
+          strayTags(response.body, stray);
+        }
+      }
+    }
+    expect(tags).toBeGreaterThan(0);
+    expect([...stray].sort()).toEqual([]);
+  });
+});
+
 describe("the strict check fails on an extra field", () => {
   const fake = (body: unknown): ApiResponse => ({
     status: 200,
