@@ -174,6 +174,25 @@ describe("reshaped containers (a field that becomes an array, or stops being one
     },
   );
 
+  it.each(["v1-to-v2", "v1-to-v3"] as const)(
+    "%s: a field that moves into a new object beside it is said as moved, with its code; new objects show their fields",
+    (pair) => {
+      const entries = entriesOf(GUIDES[pair]);
+      const fees = entries.find((e) => e.places.includes("accounts[].fees[]"));
+      expect(fees!.text).toContain("`amount` is now `fixed_amount.amount`");
+      expect(fees!.text).toContain(
+        "new: `fee_method_u_type`, `fixed_amount` `{amount}` and `rate_based` `{rate, rate_type}`",
+      );
+      expect(fees!.text).not.toMatch(/`amount`[^;]* gone/);
+      const extended = entries.find((e) => e.places.some((p) => p.endsWith("extended_data")));
+      expect(extended!.text).toContain("`service` is now `npp_payload.service`");
+      expect(extended!.text).toContain("`x2p101_payload` is gone");
+      const markdown = formatGuideMarkdown(GUIDES[pair] as never);
+      expect(markdown).toContain("+ fee.fixed_amount?.amount");
+      expect(markdown).toContain("+ extendedData.npp_payload?.service");
+    },
+  );
+
   it("v3-to-v2: a list envelope that becomes a bare array is said as such, its keys not gone", () => {
     const texts = entriesOf(guideOf("v3", "v2")).map((e) => e.text);
     expect(texts).toContain(

@@ -154,9 +154,10 @@ console.log(data);
 /** The bare typed client: the caller brings the token (and renews it). */
 export function clientSample(doc, version, { method, path, item, operation }) {
   const args = sampleArguments(doc, item, operation);
-  const isTokenCall = path === "/v1/token";
-  if (isTokenCall) args.body = { client_id: SANDBOX.clientId, client_secret: "<client secret>" };
-  const init = initSource(args);
+  // The token call's secret comes from the environment, as in the SDK sample (never written in code).
+  const secretMark = "<client secret>";
+  if (path === "/v1/token") args.body = { client_id: SANDBOX.clientId, client_secret: secretMark };
+  const init = initSource(args)?.replace(JSON.stringify(secretMark), 'process.env.CDAS_CLIENT_SECRET ?? ""');
   const verb = method.toUpperCase();
   const headers = needsBearer(doc, operation)
     ? `\n  // A token from POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_TOKEN}\` },`

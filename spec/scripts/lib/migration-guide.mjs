@@ -196,6 +196,22 @@ function containerClauses(items, place, docs) {
     clauses.push({ kind: "rename", text: `\`${from}\` is now \`${to}\``, from, to });
   const reshaped = of("container-type")[0];
   if (reshaped) clauses.push(...reshapeClauses(reshaped.change, place, docs, { removed, added }));
+  // A field gone from here that a new (or renamed) object beside it holds by the same name has moved.
+  const newObjects = of("field-add").map((item) => ({
+    name: item.name,
+    fields: propertyNames(docs.after, schemaAt(docs.after, pointerTokens(item.change.pointer)) ?? {}),
+  }));
+  for (const name of [...removed]) {
+    const into = newObjects.find((object) => object.fields.includes(name));
+    if (!into) continue;
+    removed.splice(removed.indexOf(name), 1);
+    clauses.push({
+      kind: "nested",
+      text: `\`${name}\` is now \`${into.name}.${name}\``,
+      name,
+      into: into.name,
+    });
+  }
   const byType = new Map();
   for (const item of of("field-type")) {
     const key = `${JSON.stringify(item.change.before)}>${JSON.stringify(item.change.after)}`;
@@ -220,7 +236,15 @@ function containerClauses(items, place, docs) {
       names: removed,
     });
   }
-  if (added.length) clauses.push({ kind: "added", text: `new: ${listWords(added)}`, names: added });
+  if (added.length) {
+    // A new object is shown with its fields, so that a reader sees where gone fields went.
+    const shown = added.map((name) => {
+      const fields = newObjects.find((object) => object.name === name)?.fields ?? [];
+      return fields.length ? `\`${name}\` \`{${fields.join(", ")}}\`` : `\`${name}\``;
+    });
+    const words = shown.length < 2 ? shown.join("") : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+    clauses.push({ kind: "added", text: `new: ${words}`, names: added });
+  }
   const touched = new Set([...renames.flat(), ...of("field-type").map((i) => i.name), ...removed, ...added]);
   for (const item of of("field-description").filter((i) => !touched.has(i.name))) {
     const said = String(item.change.after ?? "").trim();
