@@ -25,7 +25,9 @@ export function createConsumerProject(installer: Installer, tarballs: Record<str
   manifest.dependencies = { ...local };
   manifest.devDependencies = { "@types/node": manifest.devDependencies["@types/node"] };
   if (installer === "npm") manifest.overrides = local;
-  else manifest.pnpm = { overrides: local };
+  // pnpm reads its overrides from pnpm-workspace.yaml (pnpm 11 and later only there); JSON is YAML.
+  else
+    writeFileSync(join(dir, "pnpm-workspace.yaml"), `packages: ["."]\noverrides: ${JSON.stringify(local)}\n`);
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   return dir;
 }

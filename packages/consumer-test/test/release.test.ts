@@ -1,6 +1,6 @@
 /**
  * The release flow: `changeset version` on a copy of the workspace gives the intended first
- * release, `pnpm publish --dry-run` shows what each package would upload, and the CI guard fails a
+ * release, `pnpm publish --dry-run` passes and `pnpm pack` shows what each package would upload, and the CI guard fails a
  * breaking spec change that carries no major changeset.
  */
 import { spawnSync } from "node:child_process";
@@ -29,6 +29,18 @@ interface Manifest {
   private?: boolean;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+}
+
+/** The files `pnpm pack` puts in a package's tarball (its JSON report follows any lifecycle output). */
+function packedFiles(dir: string): string[] {
+  const destination = mkdtempSync(join(tmpdir(), "cdas-pack-"));
+  try {
+    const output = run("pnpm", ["pack", "--json", "--pack-destination", destination], { cwd: dir });
+    const report = JSON.parse(output.slice(output.search(/^\{/m))) as { files: { path: string }[] };
+    return report.files.map((file) => file.path);
+  } finally {
+    rmSync(destination, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -111,12 +123,12 @@ describe("first release", () => {
           env: { ...process.env, npm_config_fetch_retries: "0" },
         },
       );
-      // npm prints the tarball's contents on stderr.
       const output = `${publish.stdout}${publish.stderr}`;
       expect(publish.status, output).toBe(0);
-      const files = [...output.matchAll(/npm notice [\d.]+k?B\s+(\S+)/g)].map((match) => match[1]!);
-      console.log(`${name}@${FIRST_RELEASE} would publish:\n  ${files.join("\n  ")}`);
       expect(output).toContain(`${name}@${FIRST_RELEASE}`);
+      // What it would upload is its pack (pnpm 11 and later no longer list it in a dry run).
+      const files = packedFiles(join(copy, dir));
+      console.log(`${name}@${FIRST_RELEASE} would publish:\n  ${files.join("\n  ")}`);
       expect(files).toContain("package.json");
       expect(files).toContain("README.md");
       expect(files).toContain("LICENSE");
