@@ -19,9 +19,10 @@ export type PathsOf<V extends Version> = VersionTypes[V]["paths"];
 /**
  * The client of a version: `createClient()` of `@cdas/client-vN`, except that what the SDK fills in
  * (the institutions list's `client_id`) is optional; the version header is in no client's types (the
- * generator leaves it out: every client sends it). Over a union of versions, the union of their clients.
+ * generator leaves it out: every client sends it). Over a union of versions, one client of the paths
+ * they share, each answering the union of their bodies (a union of clients could not be called).
  */
-export type ClientOf<V extends Version> = V extends Version ? Client<SdkPaths<V>> : never;
+export type ClientOf<V extends Version> = Client<SdkPaths<V>>;
 
 /** The paths of a version with what the SDK fills in made optional, where the document requires it. */
 type SdkPaths<V extends Version> = {

@@ -124,6 +124,17 @@ describe("code generic over the version", () => {
     >();
   });
 
+  it("calls sdk.client on the paths every version shares, answering the union of their bodies", async () => {
+    const sdk = anyVersion("v3");
+    const { data } = await sdk.client.GET("/v1/accounts", query);
+    expectTypeOf(data).toEqualTypeOf<V1.AccountList | V2.AccountList | V3.AccountList | undefined>();
+    await sdk.client.GET("/v1/institutions");
+    // @ts-expect-error end_user_id is required in every version
+    await sdk.client.GET("/v1/accounts", { params: { query: {} } });
+    // @ts-expect-error a path no version has
+    await sdk.client.GET("/v1/nowhere");
+  });
+
   it("still checks the paths and the options", () => {
     const sdk = anyVersion("v1");
     // @ts-expect-error the token call is not a list
