@@ -4,6 +4,7 @@ import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, failedInCallersCode, invalidOptions } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
+import { secretRedactor } from "./redact.js";
 import {
   type CallContext,
   createTransport,
@@ -286,27 +287,4 @@ export function checkBaseUrl(raw: string, allowInsecureLoopback: boolean): strin
     );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-
-/**
- * Replaces the secret (raw, JSON-escaped once or twice as when a body echoes a body, URL-encoded in
- * either case) in text handed back; a JSON error body's other escapes are undone first (transport.ts).
- */
-function secretRedactor(secret: string): (text: string) => string {
-  const escaped = JSON.stringify(secret).slice(1, -1);
-  const encoded = encodeURIComponent(secret);
-  const forms = [
-    ...new Set([
-      secret,
-      escaped,
-      JSON.stringify(escaped).slice(1, -1),
-      encoded,
-      encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    ]),
-  ];
-  return (text) => {
-    let result = text;
-    for (const form of forms) if (result.includes(form)) result = result.split(form).join("[redacted]");
-    return result;
-  };
 }

@@ -3,6 +3,8 @@
  * `error.name` is the class name; the guards use a global symbol so they work across ESM/CJS copies.
  */
 
+import { causeChain, type Redact, redactError, redactedCopy } from "./redact.js";
+
 const API_ERROR_BRAND = Symbol.for("@cdas/sdk/CdasApiError");
 const ERROR_BRAND = Symbol.for("@cdas/sdk/CdasError");
 
@@ -184,7 +186,7 @@ export function apiErrorFor(
   method: string,
   url: string,
   body: unknown,
-  redact: (text: string) => string,
+  redact: Redact,
 ): CdasApiError {
   const text = typeof body === "string" ? body : undefined;
   const parsed = text === undefined ? { body } : parseErrorText(text);
@@ -219,14 +221,14 @@ export function failedInCallersCode(
   error: unknown,
   method: string,
   path: string,
-  redact: (text: string) => string,
+  redact: Redact,
   answered: boolean,
 ): CdasError {
   if (isCdasError(error)) return error;
   const reason = redact(error instanceof Error ? error.message : String(error));
   const what = answered ? "a middleware threw on the answer" : "the request could not be built";
   return new CdasInvalidOptionsError(`${method} ${path}: ${what} (${reason})`, {
-    cause: withoutSecret(error, redact),
+    cause: redactError(error, redact),
   });
 }
 
@@ -252,11 +254,11 @@ export function bodyReadError(
   method: string,
   url: string,
   timeoutMs: number,
-  redact: (text: string) => string,
+  redact: Redact,
 ): CdasError {
   if (error instanceof SyntaxError) {
     // JSON.parse quotes the body in its message.
-    const cause = withoutSecret(error, redact);
+    const cause = redactError(error, redact);
     return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
@@ -272,7 +274,7 @@ export function wireFailure(
   error: unknown,
   method: string,
   url: string,
-  how: { timedOut: boolean; timeoutMs: number; redact: (text: string) => string; during?: string },
+  how: { timedOut: boolean; timeoutMs: number; redact: Redact; during?: string },
 ): CdasError {
   if (isCdasError(error)) return error;
   if (how.timedOut) return timeoutError(method, url, how.timeoutMs);
@@ -340,13 +342,13 @@ function connectionError(
   error: unknown,
   method: string,
   url: string,
-  redact: (text: string) => string,
+  redact: Redact,
   during = "",
 ): CdasConnectionError {
   const { cause, detail } = knownCause(causeChain(error).reverse());
   const reason = cause ? `${cause.words} (${detail})${cause.hint ?? ""}` : detail;
   return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}`), {
-    cause: redactedCopy(error, redact, 8),
+    cause: redactedCopy(error, redact),
     retryable: cause?.lasting !== true,
   });
 }
@@ -381,49 +383,6 @@ function pathsOnly(message: string): string {
     .replace(/^error sending request (?:from \S+ )?for (?:url \(\S*\)|\S+ \(\S*\)): /, "")
     .replace(/\. For more information, pass `verbose: true` in the second argument to fetch\(\)$/, "")
     .replace(/\bhttps?:\/\/[^\s"'()]+/g, (address) => pathOf(address));
-}
-
-/** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
-function withoutSecret(error: unknown, redact: (text: string) => string): unknown {
-  const holdsSecret = causeChain(error).some((link) => {
-    const text = link instanceof Error ? `${link.message}\n${link.stack ?? ""}` : String(link);
-    return redact(text) !== text;
-  });
-  return holdsSecret ? redactedCopy(error, redact, 8) : error;
-}
-
-/** An error and its causes, outermost first, at most 8 deep (a chain may loop). */
-function causeChain(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let link = error; link !== undefined && link !== null && chain.length < 8; ) {
-    chain.push(link);
-    link = (link as { cause?: unknown }).cause;
-  }
-  return chain;
-}
-
-/**
- * A cause that holds text of the server's (an address a link gave, kept as the error's `input`): a
- * copy with the secret removed from its message and stack, and nothing else of the original.
- */
-export function copiedCause(error: unknown, redact: (text: string) => string): unknown {
-  return redactedCopy(error, redact, 8);
-}
-
-/** A copy of an error and its causes with the secret removed from every message and stack (codes kept). */
-function redactedCopy(error: unknown, redact: (text: string) => string, depth: number): unknown {
-  if (!(error instanceof Error) && (typeof error !== "object" || error === null)) {
-    return error === undefined ? undefined : redact(String(error));
-  }
-  const source = error as Error & { code?: unknown; cause?: unknown };
-  const cause =
-    depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
-  const copy = new Error(redact(String(source.message)), cause === undefined ? undefined : { cause });
-  copy.name = String(source.name ?? "Error");
-  // The original's stack (where it was thrown), not the copy's.
-  if (typeof source.stack === "string") copy.stack = redact(source.stack);
-  if (typeof source.code === "string") Object.assign(copy, { code: source.code });
-  return copy;
 }
 
 function describeStatus({ status, method, url, rawBody }: CdasApiErrorInit): string {

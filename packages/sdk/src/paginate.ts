@@ -3,14 +3,8 @@
  * through `client.GET`, so that every page takes the same road as a call of the user's: the SDK's
  * transport, and any middleware the user added with `sdk.client.use`.
  */
-import {
-  apiErrorFor,
-  copiedCause,
-  invalidOptions,
-  invalidResponse,
-  paginationLoop,
-  pathOf,
-} from "./errors.js";
+import { apiErrorFor, invalidOptions, invalidResponse, paginationLoop, pathOf } from "./errors.js";
+import { type Redact, redactedCopy } from "./redact.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
 export interface PaginationSpec {
@@ -65,7 +59,7 @@ export interface PaginatorContext {
   get: GetFunction;
   baseUrl: string;
   /** Removes the client secret from text handed back (a failed page's address). */
-  redact: (text: string) => string;
+  redact: Redact;
 }
 
 export function createPaginator(
@@ -197,13 +191,7 @@ function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
  * The next link (absolute or relative, as written), refused when it leaves the list on the API's
  * origin (it would carry the bearer token elsewhere or read another resource) or carries credentials.
  */
-function nextLink(
-  data: unknown,
-  url: string,
-  path: string,
-  scope: URL,
-  redact: (text: string) => string,
-): URL | undefined {
+function nextLink(data: unknown, url: string, path: string, scope: URL, redact: Redact): URL | undefined {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const links = (data as { links?: unknown }).links;
   if (links === undefined || links === null) return undefined;
@@ -214,7 +202,7 @@ function nextLink(
   try {
     target = new URL(next, url);
   } catch (cause) {
-    throw invalidResponse(`links.next of ${path} is not a valid address`, copiedCause(cause, redact));
+    throw invalidResponse(`links.next of ${path} is not a valid address`, redactedCopy(cause, redact));
   }
   if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {

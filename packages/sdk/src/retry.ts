@@ -32,17 +32,25 @@ export function isErrorAnswer(outcome: Outcome): outcome is ErrorAnswer {
 /** Statuses retried without looking at the body. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
+/** What the retry decision needs to know of a call. */
+export interface RetriedCall {
+  method: string;
+  /** The token call may be repeated whatever its method: it changes nothing on the server. */
+  isTokenCall: boolean;
+}
+
 /**
  * Whether to try again after `outcome`: only calls that may be repeated (reads and the token call),
  * within `maxRetries`; network failures (not a certificate or protocol one), timeouts, 429/502/503/504 and
- * error bodies with `temporary: true`.
+ * error bodies with `temporary: true`. (A 401 renews the token once first: that is not a retry.)
  */
 export function shouldRetry(
   policy: RetryPolicy,
-  repeatable: boolean,
+  call: RetriedCall,
   retries: number,
   outcome: Outcome,
 ): boolean {
+  const repeatable = call.isTokenCall || call.method === "GET" || call.method === "HEAD";
   if (!repeatable || retries >= policy.maxRetries) return false;
   if (outcome instanceof Error)
     return outcome instanceof CdasConnectionError ? outcome.retryable : outcome instanceof CdasTimeoutError;

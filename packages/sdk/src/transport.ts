@@ -8,6 +8,7 @@
 import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
 import { apiErrorFor, bodyReadError, invalidResponse, isCdasError, pathOf, wireFailure } from "./errors.js";
+import { type Redact, redactBody, redactHeaders } from "./redact.js";
 import {
   type ErrorAnswer,
   isErrorAnswer,
@@ -62,7 +63,7 @@ export interface TransportConfig {
   maxResponseBytes: number;
   retry: RetryPolicy;
   /** Removes the client secret from any text handed back. */
-  redact: (text: string) => string;
+  redact: Redact;
   /** Builds the token request body; the only place that sees the secret. */
   tokenBody: () => string;
 }
@@ -162,9 +163,8 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The one retry loop, for every call (the token call included), with the 401 renewal. */
   async function withRetries(call: Call): Promise<Response | ErrorAnswer> {
-    const { method } = call.request;
+    const retried = { method: call.request.method, isTokenCall: call.isTokenCall };
     const signal = call.context.callerSignal;
-    const repeatable = call.isTokenCall || method === "GET" || method === "HEAD";
     let renewed = false;
     for (let retries = 0; ; ) {
       const token = call.isTokenCall ? undefined : (tokens.fresh() ?? (await tokens.get(signal)));
@@ -181,7 +181,7 @@ export function createTransport(config: TransportConfig): Transport {
         tokens.invalidate(token);
         continue;
       }
-      if (!shouldRetry(config.retry, repeatable, retries, outcome)) {
+      if (!shouldRetry(config.retry, retried, retries, outcome)) {
         if (outcome instanceof Error) throw outcome;
         return outcome;
       }
@@ -311,7 +311,7 @@ export function createTransport(config: TransportConfig): Transport {
    * A 2xx answer as handed back: without the secret in its address (a caller may have put it in the
    * query), its reason phrase or its headers (a server may echo it); its body is the caller's to read.
    */
-  function withoutSecret(response: Response): Response {
+  function redactedAnswer(response: Response): Response {
     const { redact } = config;
     const { status, statusText: reason, headers: received, url: address } = response;
     const url = redact(address);
@@ -346,7 +346,7 @@ export function createTransport(config: TransportConfig): Transport {
     if (filled !== url) request = new Request(filled, request);
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
     const answer = await withRetries({ request, body, isTokenCall, context });
-    context.answer = isErrorAnswer(answer) ? toResponse(answer) : withoutSecret(answer);
+    context.answer = isErrorAnswer(answer) ? toResponse(answer) : redactedAnswer(answer);
     return context.answer;
   };
 }
@@ -385,39 +385,6 @@ function bounded(response: Response, limit: number, signal: AbortSignal, what: (
   return withUrl(new Response(body.pipeThrough(limiter, { signal }), init), response.url);
 }
 
-function redactHeaders(headers: Headers, redact: (text: string) => string): Headers {
-  for (const [, value] of headers) {
-    if (redact(value) !== value) {
-      const copy = new Headers();
-      for (const [name, item] of headers) copy.append(name, redact(item));
-      return copy;
-    }
-  }
-  return headers;
-}
-
-/**
- * An error body with the secret taken out. A JSON body may escape it in any of JSON's ways (`\/`,
- * `\u0026`, ...): its strings are read, redacted and the body written again.
- */
-function redactBody(text: string, redact: (text: string) => string): string {
-  const shown = redact(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(shown);
-  } catch {
-    return shown;
-  }
-  let changed = false;
-  const redacted = JSON.stringify(parsed, (_key, value: unknown) => {
-    if (typeof value !== "string") return value;
-    const clean = redact(value);
-    if (clean !== value) changed = true;
-    return clean;
-  });
-  return changed ? redacted : shown;
-}
-
 /** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -427,7 +394,7 @@ function acceptedReason(statusText: string): string {
 }
 
 /** A reason phrase as handed back: without the secret, and none if a Response would refuse it. */
-function shownReason(statusText: string, redact: (text: string) => string): string {
+function shownReason(statusText: string, redact: Redact): string {
   return redact(acceptedReason(statusText));
 }
 
