@@ -75,7 +75,11 @@ const OPTION_NAMES: Record<keyof SdkOptions, true> = {
   allowInsecureLoopback: true,
 };
 
-export function buildSdk(definition: VersionDefinition, options: SdkOptions): SdkCore {
+/** Builds the SDK of `options.version`, one of `versions`, once every option is checked. */
+export function buildSdk(
+  versions: Readonly<Record<string, VersionDefinition>>,
+  options: SdkOptions,
+): SdkCore {
   if (typeof options !== "object" || options === null)
     throw invalidOptions("createSdk needs an options object");
   const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
@@ -89,8 +93,13 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   );
   if (missing.length > 0) throw invalidOptions(`createSdk needs ${missing.join(", ")}`);
   const { version, clientId } = options;
-  if (typeof version !== "string" || version === "")
-    throw invalidOptions("version must be a non-empty string");
+  const definition =
+    typeof version === "string" && Object.hasOwn(versions, version) ? versions[version] : undefined;
+  if (!definition) {
+    throw invalidOptions(
+      `version must be one of ${Object.keys(versions).join(", ")} (got ${String(version)})`,
+    );
+  }
   if (typeof clientId !== "string" || clientId === "")
     throw invalidOptions("clientId must be a non-empty string");
   // The secret lives only in these two closures: never on an object the SDK returns or throws.
@@ -136,8 +145,8 @@ export function buildSdk(definition: VersionDefinition, options: SdkOptions): Sd
   // (a call's own headers win) and the transport as its fetch. (No middleware of the SDK's own: over a
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
   const client = withTypedBodyErrors(
-    // The client's own fetch serves only a user's middleware that calls `options.fetch` itself: its
-    // answer's deadline runs until it fires, as nothing tells when that body has been read.
+    // openapi-fetch's default fetch, for form's sake: every method passes a fetch of its call's own
+    // (withTypedBodyErrors), the one a middleware also gets as `options.fetch`.
     definition.createClient({
       baseUrl,
       fetch: (request: Request) => transport(request),

@@ -2,7 +2,6 @@ import { createClient as createClientV1, pagination as paginationV1 } from "@cda
 import { createClient as createClientV2, pagination as paginationV2 } from "@cdas/client-v2";
 import { createClient as createClientV3, pagination as paginationV3 } from "@cdas/client-v3";
 import { buildSdk, type SdkOptions, type VersionDefinition } from "./core.js";
-import { invalidOptions } from "./errors.js";
 import type { Sdk, Version } from "./types.js";
 
 /**
@@ -59,7 +58,5 @@ const VERSIONS: Record<Version, VersionDefinition> = {
  * Throws CdasInvalidOptionsError for a missing option or a baseUrl that is not https.
  */
 export function createSdk<V extends Version>(options: SdkOptions<V>): Sdk<V> {
-  const definition = Object.hasOwn(VERSIONS, options?.version) ? VERSIONS[options.version] : undefined;
-  if (!definition) throw invalidOptions(`version must be one of ${Object.keys(VERSIONS).join(", ")}`);
-  return buildSdk(definition, options) as unknown as Sdk<V>;
+  return buildSdk(VERSIONS, options) as unknown as Sdk<V>;
 }

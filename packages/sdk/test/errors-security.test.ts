@@ -2,6 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { version } from "../package.json";
 import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
+import { createSdk } from "../src/index.js";
 import {
   CLIENT_ID,
   failureWith,
@@ -137,6 +138,11 @@ describe("options", () => {
     expect((failure as Error).message).toMatch(
       /^createSdk has no option timeOutMs \(its options: version, .*timeoutMs/,
     );
+  });
+
+  it("refuses no options object, and names all four required options when they are all missing", () => {
+    expect(() => createSdk(null as never)).toThrow("createSdk needs an options object");
+    expect(() => createSdk({} as never)).toThrow("createSdk needs version, baseUrl, clientId, clientSecret");
   });
 
   it("names every required option that is missing", () => {

@@ -1,5 +1,5 @@
 /** Test helpers: a scripted fetch that records what the SDK sends. */
-import createClient, { type Middleware } from "openapi-fetch";
+import createClient, { type ClientOptions, type Middleware } from "openapi-fetch";
 import { buildSdk, type SdkOptions } from "../src/core.js";
 import type { PaginationSpec } from "../src/paginate.js";
 
@@ -101,12 +101,20 @@ export const TEST_PAGINATION: Record<string, PaginationSpec> = {
   "/v1/end-users": { style: "cursor", items: "end_users" },
 };
 
-/** The engine with an untyped openapi-fetch client, for behaviour tests independent of the generated clients. */
+/**
+ * The engine with an untyped openapi-fetch client, for behaviour tests independent of the generated
+ * clients: whatever version the options name (v2 by default) is served by that client.
+ */
 export function testSdk(fetch: SdkOptions["fetch"], options: Partial<SdkOptions> = {}) {
+  const version = options.version ?? "v2";
+  const engine = {
+    createClient: (clientOptions: ClientOptions) => createClient(clientOptions),
+    pagination: TEST_PAGINATION,
+  };
   return buildSdk(
-    { createClient: (clientOptions) => createClient(clientOptions), pagination: TEST_PAGINATION },
+    { [String(version)]: engine },
     {
-      version: "v2",
+      version,
       baseUrl: "https://api.test",
       clientId: CLIENT_ID,
       clientSecret: SECRET,
