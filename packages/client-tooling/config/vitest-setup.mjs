@@ -1,4 +1,5 @@
-// Every client test asserts something: a test that runs no expectation fails.
+// Every test of a suite built on this config (the clients', the SDK's, the sandbox's) asserts something:
+// a test that runs no expectation fails.
 import { beforeEach, expect } from "vitest";
 
 beforeEach(() => {
