@@ -180,6 +180,40 @@ describe("redirects", () => {
   });
 });
 
+describe("redirects the SDK follows no further", () => {
+  it("a same-origin loop stops after 5 redirects with a typed error", async () => {
+    const { origin, seen } = await serve(
+      api((request, response) => {
+        const hop = Number(new URL(request.url ?? "/", "http://x").searchParams.get("hop") ?? 0);
+        response.writeHead(302, { location: `/v1/accounts?hop=${hop + 1}` }).end();
+      }),
+    );
+    const failure = await failureOf(getAccounts(sdkFor(origin, { maxRetries: 0 })));
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).message).toBe("GET /v1/accounts answered HTTP 302, more than 5 redirects");
+    // The first request and five redirects followed, after the token call.
+    expect(seen.slice(1).map((request) => request.url)).toHaveLength(6);
+  });
+
+  it("a same-origin redirect to an address with credentials is refused, and nothing is sent there", async () => {
+    const { origin, seen } = await serve(
+      api((request, response) => {
+        const target = new URL(origin);
+        target.username = "user";
+        target.pathname = "/v1/accounts";
+        target.search = "?moved=1";
+        response.writeHead(302, { location: target.href }).end();
+      }),
+    );
+    const failure = await failureOf(getAccounts(sdkFor(origin, { maxRetries: 0 })));
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).message).toBe(
+      "GET /v1/accounts answered HTTP 302, a redirect to an address with credentials",
+    );
+    expect(seen.slice(1).map((request) => request.url)).toEqual(["/v1/accounts"]);
+  });
+});
+
 describe("every failure is the SDK's own type, from sdk.client and paginate alike", () => {
   it("a 2xx body that is not JSON", async () => {
     const { origin } = await serve(

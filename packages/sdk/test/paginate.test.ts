@@ -175,6 +175,23 @@ describe("limits and pages", () => {
     expect(server.dataCalls()).toHaveLength(2);
   });
 
+  it("sends pageSize as the style's size parameter unless the query already names one", async () => {
+    const server = scriptedFetch((request) =>
+      json(request.url.pathname === "/v1/accounts" ? { data: [] } : { accounts: [] }),
+    );
+    const sdk = testSdk(server.fetch);
+    await sdk.paginate("/v1/accounts", {}, { pageSize: 7, maxPages: 1 }).toArray();
+    await sdk
+      .paginate("/v1/accounts", { params: { query: { limit: 3 } } }, { pageSize: 7, maxPages: 1 })
+      .toArray();
+    await sdk.paginate("/v1/banking/accounts", {}, { pageSize: 7, maxPages: 1 }).toArray();
+    expect(server.dataCalls().map((call) => call.url.search)).toEqual([
+      "?limit=7",
+      "?limit=3",
+      "?page[size]=7",
+    ]);
+  });
+
   it("stops after maxPages and iterates whole pages", async () => {
     const server = endless();
     const pages = [];
