@@ -19,26 +19,18 @@ export class ApiError extends Error {
 /** The short shape in JSON, for answers outside any operation (unknown path, wrong method). */
 export const SHORT_JSON: ErrorResponseInfo = { mediaType: "application/json", extended: false };
 
-/** The documented response of this operation for a status: exact code, then `4XX`, then `default`, then its 400. */
-export function errorResponseFor(op: OperationInfo | undefined, status: number): ErrorResponseInfo {
-  if (!op) return SHORT_JSON;
-  const family = `${String(status)[0]}XX`;
-  return (
-    op.errors.get(String(status)) ??
-    op.errors.get(family) ??
-    op.errors.get("default") ??
-    op.errors.get("400") ??
-    op.errors.get("4XX") ??
-    SHORT_JSON
-  );
-}
-
-/** The status the operation documents for this condition: the status itself when documented, else 400. */
-export function documentedStatus(op: OperationInfo | undefined, status: number): number {
-  if (!op) return status;
-  if (op.errors.has(String(status)) || op.errors.has(`${String(status)[0]}XX`) || op.errors.has("default"))
-    return status;
-  return 400;
+/**
+ * The status and documented response of this operation for an error of `status`: the status itself
+ * when the operation documents it (exactly, as `NXX` or as `default`), else its 400 (`400`, `4XX`).
+ */
+export function documentedError(
+  op: OperationInfo,
+  status: number,
+): { status: number; info: ErrorResponseInfo } {
+  const documented =
+    op.errors.get(String(status)) ?? op.errors.get(`${String(status)[0]}XX`) ?? op.errors.get("default");
+  if (documented) return { status, info: documented };
+  return { status: 400, info: op.errors.get("400") ?? op.errors.get("4XX") ?? SHORT_JSON };
 }
 
 export function errorBody(

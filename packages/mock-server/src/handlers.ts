@@ -14,6 +14,12 @@ import type { TokenStore } from "./tokens.js";
 
 /** Days in the default window of the transactions read, ending "today" (inclusive). */
 export const DEFAULT_TRANSACTION_WINDOW_DAYS = 90;
+
+/** The first day of the default window that ends `today` (inclusive). */
+function defaultWindowStart(today: string): string {
+  return addDays(today, -(DEFAULT_TRANSACTION_WINDOW_DAYS - 1));
+}
+
 /** Lifetime of an auth session; `expires_at` is in Unix seconds. */
 const AUTH_SESSION_TTL_SECONDS = 900;
 
@@ -133,7 +139,8 @@ function byAccount<T extends { accountId: string }>(items: T[], context: Handler
   return accountId === undefined ? items : items.filter((item) => item.accountId === accountId);
 }
 
-function institutionName(state: SandboxState, id: string) {
+/** The institution of an id, if the data set has it. */
+function institutionById(state: SandboxState, id: string) {
   return state.data.institutions.find((i) => i.id === id);
 }
 
@@ -198,7 +205,7 @@ export const handlers: Record<string, Handler> = {
     if (sessId !== undefined) {
       const session = state.sessions.get(sessId);
       if (!session) throw new ApiError(400, "parameter sess_id names no auth session", "bad_request");
-      const chosen = session.institutionId ? institutionName(state, session.institutionId) : undefined;
+      const chosen = session.institutionId ? institutionById(state, session.institutionId) : undefined;
       if (chosen) institutions = institutions.filter((i) => i.industry === chosen.industry);
     }
     return list(context, institutions, views.institutionView);
@@ -221,7 +228,7 @@ export const handlers: Record<string, Handler> = {
     let from = text(query.from_date);
     let to = text(query.to_date);
     if (from === undefined && to === undefined) {
-      from = addDays(state.today, -(DEFAULT_TRANSACTION_WINDOW_DAYS - 1));
+      from = defaultWindowStart(state.today);
       to = state.today;
     }
     if (from !== undefined && to !== undefined && from > to) {
@@ -281,7 +288,7 @@ export const handlers: Record<string, Handler> = {
       views.summaryIdentity(
         endUser,
         consent,
-        institutionName(state, consent.institutionId)?.industry ?? "banking",
+        institutionById(state, consent.institutionId)?.industry ?? "banking",
       ),
     );
   },
@@ -372,7 +379,7 @@ export const handlers: Record<string, Handler> = {
     // No documented parameters: the team's transactions of the default window, newest first.
     const { state } = context;
     const shape = context.op.shape;
-    const from = addDays(state.today, -(DEFAULT_TRANSACTION_WINDOW_DAYS - 1));
+    const from = defaultWindowStart(state.today);
     const recent = state.data.transactions.filter((t) => t.postedDate >= from && t.postedDate <= state.today);
     return {
       kind: "body",

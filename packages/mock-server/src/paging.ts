@@ -61,7 +61,7 @@ export interface Page<T> {
  * has no `next` (it would repeat itself), and an offset before the start reads from the start.
  */
 
-/** `limit` (default from the bundle, else 25) and `offset`; `links.next` carries the next offset. */
+/** The page of `limit` items from `offset`; `links.next` carries the next offset. */
 export function offsetPage<T>(
   items: T[],
   path: string,

@@ -1,6 +1,6 @@
 /** Turning a handler's result into a response (paging applied) and any failure into its documented error. */
 import type { OperationInfo } from "./bundle.js";
-import { ApiError, documentedStatus, errorBody, errorResponseFor, SHORT_JSON } from "./errors.js";
+import { ApiError, documentedError, errorBody, SHORT_JSON } from "./errors.js";
 import type { HandlerResult } from "./handlers.js";
 import { cursorPage, offsetPage } from "./paging.js";
 
@@ -37,6 +37,9 @@ export function resultReply(op: OperationInfo, request: PagedRequest, result: Ha
   return { status: 200, mediaType: "application/json", body: `${body}}` };
 }
 
+/** The page size when the bundle gives the size parameter no default (the query has the bundle's filled in). */
+const FALLBACK_PAGE_SIZE = 25;
+
 /** The records of the requested page and its links, as the operation's `x-cdas-pagination` says. */
 function pageOf(
   op: OperationInfo,
@@ -46,7 +49,7 @@ function pageOf(
   const { items: records } = result;
   const paging = op.pagination;
   if (paging?.style === "offset") {
-    const limit = Number(result.query.limit ?? 25);
+    const limit = Number(result.query.limit ?? FALLBACK_PAGE_SIZE);
     const offset = Number(result.query.offset ?? 0);
     const slice = offsetPage(records, request.path, request.query, limit, offset);
     return { page: slice.items, links: slice.links };
@@ -61,7 +64,7 @@ function pageOf(
         records,
         request.path,
         request.query,
-        Number(size ?? 25),
+        Number(size ?? FALLBACK_PAGE_SIZE),
         after,
         before,
         op.cursorBackward,
@@ -97,9 +100,10 @@ function jsonOf(serialize: (item: unknown) => unknown): (item: unknown) => strin
 
 export function errorReply(op: OperationInfo | undefined, error: unknown): Reply {
   const apiError = error instanceof ApiError ? error : new ApiError(500, "internal error", "fault");
-  const outsideOperation = apiError.outside || !op;
-  const status = outsideOperation ? apiError.status : documentedStatus(op, apiError.status);
-  const info = outsideOperation ? SHORT_JSON : errorResponseFor(op, status);
+  const { status, info } =
+    apiError.outside || !op
+      ? { status: apiError.status, info: SHORT_JSON }
+      : documentedError(op, apiError.status);
   return {
     status,
     mediaType: info.mediaType,

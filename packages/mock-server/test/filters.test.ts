@@ -119,6 +119,28 @@ describe("transactions", () => {
   });
 });
 
+describe("refusals that name what was wrong", () => {
+  it("a client_id other than the sandbox's on the institutions list, an unknown product, a body sent as text", async () => {
+    const institutions = await sandbox.get("/v1/institutions?client_id=cli_someone_else", "v2");
+    expect(institutions.status).toBe(400);
+    expect(institutions.text).toContain("parameter client_id is not this team's client identifier");
+    const product = await sandbox.get("/v1/banking/products/prd_nope", "v2");
+    expect(product.status).toBe(400);
+    expect(product.body).toMatchObject({
+      name: "not_found",
+      message: "parameter product_id names no product",
+    });
+    const { clientId, clientSecret } = sandbox.server;
+    const asText = await sandbox.call("POST", "/v1/token", {
+      token: null,
+      rawBody: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
+      headers: { "content-type": "text/plain" },
+    });
+    expect(asText.status).toBe(400);
+    expect(asText.text).toContain("header content-type must be application/json");
+  });
+});
+
 describe("other filters", () => {
   it("accounts by institution, category and open status", async () => {
     const all = (

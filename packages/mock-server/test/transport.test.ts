@@ -251,6 +251,17 @@ describe("transport", () => {
       expect((answer.body as { access_token: string }).access_token).toMatch(/^cdas_/);
     });
 
+    it("refuses a chunked body that grows past 1 MiB, in the operation's documented shape, and closes", async () => {
+      const chunk = "a".repeat(64 * 1024);
+      const chunks = `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(17);
+      const answer = await send(
+        `POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.headers.connection).toBe("close");
+      expect((answer.body as { message: string }).message).toBe("request body is too large");
+    });
+
     it("serves an absolute-form target and a percent-encoded path like their plain path", async () => {
       const head = `Host: x\r\nAuthorization: Bearer ${token}\r\nX-Platform-Version: v2\r\nConnection: close\r\n\r\n`;
       const plainAnswer = await send(`GET /v1/end-users HTTP/1.1\r\n${head}`);
