@@ -235,20 +235,43 @@ interface AustralianFact {
   value: string;
 }
 
-/** The currencies, BSBs and NMIs (service point ids) an example shows. */
-function australianFacts(c: ExampleCase): AustralianFact[] {
-  const facts: AustralianFact[] = [];
+/** A string value of an example: where it is, its key, its path and the keys beside it. */
+interface StringEntry {
+  at: string;
+  key: string;
+  path: string[];
+  value: string;
+  beside: string[];
+}
+
+/** Every string value of an example, anywhere in it. */
+function stringEntries(c: ExampleCase): StringEntry[] {
+  const entries: StringEntry[] = [];
   walk(c.value, (node, path) => {
     for (const [key, value] of Object.entries(node)) {
       if (typeof value !== "string") continue;
-      const at = `${c.where} ${[...path, key].join(".")}`;
-      const servicePointId = /service-points 2\d\d /.test(c.where) && path[0] === "data" && key === "id";
-      if (/currency$/i.test(key)) facts.push({ at, kind: "currency", value });
-      else if (key === "bsb") facts.push({ at, kind: "bsb", value });
-      else if (key === "service_point_id" || servicePointId) facts.push({ at, kind: "nmi", value });
+      entries.push({
+        at: `${c.where} ${[...path, key].join(".")}`,
+        key,
+        path,
+        value,
+        beside: Object.keys(node),
+      });
     }
   });
-  return facts;
+  return entries;
+}
+
+/** The currencies, BSBs and NMIs (service point ids) an example shows. */
+function australianFacts(c: ExampleCase): AustralianFact[] {
+  const servicePoints = /service-points 2\d\d /.test(c.where);
+  return stringEntries(c).flatMap(({ at, key, path, value }): AustralianFact[] => {
+    if (/currency$/i.test(key)) return [{ at, kind: "currency", value }];
+    if (key === "bsb") return [{ at, kind: "bsb", value }];
+    if (key === "service_point_id" || (servicePoints && path[0] === "data" && key === "id"))
+      return [{ at, kind: "nmi", value }];
+    return [];
+  });
 }
 
 describe("Examples are Australian", () => {
@@ -268,16 +291,7 @@ describe("Examples are Australian", () => {
 });
 
 /** Each `*_u_type`/`*_utype` value of an example, with the keys beside it. */
-function unionTags(c: ExampleCase): { at: string; value: string; beside: string[] }[] {
-  const tags: { at: string; value: string; beside: string[] }[] = [];
-  walk(c.value, (node, path) => {
-    for (const [key, value] of Object.entries(node)) {
-      if (/_u_?type$/.test(key) && typeof value === "string")
-        tags.push({ at: `${c.where} ${[...path, key].join(".")}`, value, beside: Object.keys(node) });
-    }
-  });
-  return tags;
-}
+const unionTags = (c: ExampleCase) => stringEntries(c).filter(({ key }) => /_u_?type$/.test(key));
 
 describe("Union tags name the object beside them", () => {
   // The interface documents one set of values, fee_method_u_type's: the nested object's name in
