@@ -14,7 +14,7 @@ import {
 } from "./transport.js";
 
 /** `cdas-sdk/<version of this package>`, the version read from package.json when the SDK is built. */
-export const SDK_USER_AGENT = `cdas-sdk/${version}`;
+const SDK_USER_AGENT = `cdas-sdk/${version}`;
 
 /** Default of `maxResponseBytes`: 32 MiB, room for a page of 1,000 detailed records many times over. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -275,7 +275,7 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** https only; plain http only for a loopback host when the caller opted in. */
-export function checkBaseUrl(raw: string, allowInsecureLoopback: boolean): string {
+function checkBaseUrl(raw: string, allowInsecureLoopback: boolean): string {
   let url: URL;
   try {
     url = new URL(raw);

@@ -197,7 +197,7 @@ describe("redirects the SDK follows no further", () => {
 
   it("a same-origin redirect to an address with credentials is refused, and nothing is sent there", async () => {
     const { origin, seen } = await serve(
-      api((request, response) => {
+      api((_, response) => {
         const target = new URL(origin);
         target.username = "user";
         target.pathname = "/v1/accounts";
