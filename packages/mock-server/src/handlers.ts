@@ -284,13 +284,14 @@ export const handlers: Record<string, Handler> = {
         c.active &&
         (query.consent_id === undefined || c.id === query.consent_id),
     );
-    return list(context, consents, (consent) =>
-      views.summaryIdentity(
+    const identities = consents.flatMap((consent) =>
+      views.summaryIdentities(
         endUser,
         consent,
         institutionById(state, consent.institutionId)?.industry ?? "banking",
       ),
     );
+    return list(context, identities, (identity) => identity);
   },
 
   listIncome: (context) =>

@@ -6,6 +6,7 @@
 import { Prng } from "../prng.js";
 import { buildBanking } from "./banking.js";
 import { addOtherConsents } from "./consents.js";
+import { documentEndUsers, documentHoldings, documentTransactions } from "./documented.js";
 import { buildEnergy, makePlans } from "./energy.js";
 import { DOCUMENTED_TRANSACTIONS, IdMaker } from "./ids.js";
 import { deriveIncomes } from "./income.js";
@@ -26,6 +27,7 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
   const ids = new IdMaker(root.fork("ids"));
   const institutions = makeInstitutions(root.fork("institutions"));
   const people = makeEndUsers(root.fork("users"), ids, referenceDate);
+  documentEndUsers(people);
   const products = BANKS.flatMap((bank) =>
     productsFor(bank, referenceDate, root.fork(`products:${bank.id}`)),
   );
@@ -49,8 +51,10 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
     incomes: [],
   };
   addHoldings(data, root.fork("holdings"), ids);
+  documentHoldings(data);
   data.transactions.sort(newestFirst);
   nameDocumentedTransactions(data.transactions);
+  documentTransactions(data.transactions);
   data.incomes = deriveIncomes(data.transactions, data.accounts);
   return data;
 }

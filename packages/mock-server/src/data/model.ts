@@ -21,6 +21,8 @@ export interface Institution {
 
 export interface Address {
   type: "RESIDENTIAL" | "MAILING" | "BUSINESS" | "REGISTERED";
+  /** The street line as written, where it is not a number and a street (`PO Box 1182`, `Level 3, ...`). */
+  line?: string;
   flatUnit?: string;
   streetNumber: number;
   streetName: string;
@@ -48,6 +50,20 @@ export interface EndUser {
   abn?: string;
   acn?: string;
   addresses: Address[];
+  /** Further phone numbers, after `phone`. */
+  otherPhones?: { type: "MOBILE" | "HOME" | "BUSINESS"; number: string }[];
+  /**
+   * An organisation the end user shares the identity of through one of their consents (a company the
+   * person runs): an ORGANISATION identity next to the person's, under that consent only.
+   */
+  business?: {
+    consentId: string;
+    organisationName: string;
+    abn: string;
+    addresses: Address[];
+    email: string;
+    phones: { type: "MOBILE" | "HOME" | "BUSINESS"; number: string }[];
+  };
   /** Whether the data set holds consented data for this user (the two main users do). */
   hasData: boolean;
 }
@@ -240,6 +256,14 @@ export interface ScheduledPayment {
   frequency: "WEEKLY" | "FORTNIGHTLY" | "MONTHLY" | "QUARTERLY" | "ANNUALLY" | "ONE_OFF";
   nextPaymentDate: string;
   finalPaymentDate: string | null;
+  /** Payments left, where the schedule says. */
+  paymentsRemaining?: number;
+  /** The day in each interval (`P1D`: its first day), where the schedule says. */
+  dayInInterval?: string;
+  /** Paid on this weekday (1 = Monday ... 7 = Sunday) of the last week of each interval, instead of an interval schedule. */
+  lastWeekDay?: number;
+  /** `AFTER` unless the schedule says. */
+  nonBusinessDayTreatment?: "AFTER" | "BEFORE" | "ON" | "ONLY";
   status: "ACTIVE";
 }
 

@@ -32,6 +32,7 @@ export function makeAddress(rng: Prng, type: Address["type"], localityIndex?: nu
 }
 
 export function streetLine(address: Address): string {
+  if (address.line) return address.line;
   const street = `${address.streetNumber} ${address.streetName} ${titleCase(address.streetType)}`;
   return address.flatUnit ? `${address.flatUnit}/${street}` : street;
 }

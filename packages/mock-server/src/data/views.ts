@@ -130,12 +130,17 @@ function identityAddress(address: Address): Json {
     suburb: address.suburb,
     state: address.state,
     postcode: address.postcode,
-    country: address.country,
+    // The identity read gives the country as the documents show it there, in two letters.
+    country: address.country === "AUS" ? "AU" : address.country,
   };
 }
 
-/** One identity per consent; what is present depends on the consent (energy consents share less). */
-export function summaryIdentity(endUser: EndUser, consent: Consent, industry: string): Json {
+/**
+ * The identities shared through a consent: the end user's (what is present depends on the consent:
+ * energy consents share less), then, under the consent that shares it, the organisation the person
+ * runs (`EndUser.business`).
+ */
+export function summaryIdentities(endUser: EndUser, consent: Consent, industry: string): Json[] {
   const identity: Json = { end_user_id: endUser.id, consent_id: consent.id, type: endUser.type };
   if (endUser.type === "PERSON") {
     identity.first_name = endUser.firstName;
@@ -148,8 +153,23 @@ export function summaryIdentity(endUser: EndUser, consent: Consent, industry: st
   }
   identity.addresses = endUser.addresses.map(identityAddress);
   identity.emails = [{ type: "PRIMARY", address: endUser.email }];
-  if (industry === "banking") identity.phones = [{ type: endUser.phoneType, number: endUser.phone }];
-  return identity;
+  if (industry === "banking")
+    identity.phones = [{ type: endUser.phoneType, number: endUser.phone }, ...(endUser.otherPhones ?? [])];
+  const business = endUser.business;
+  if (business?.consentId !== consent.id) return [identity];
+  return [
+    identity,
+    {
+      end_user_id: endUser.id,
+      consent_id: consent.id,
+      type: "ORGANISATION",
+      organisation_name: business.organisationName,
+      abn: business.abn,
+      addresses: business.addresses.map(identityAddress),
+      emails: [{ type: "PRIMARY", address: business.email }],
+      phones: business.phones,
+    },
+  ];
 }
 
 export function summaryIncome(income: Income): Json {
@@ -547,12 +567,24 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   if (payment.frequency === "ONE_OFF") {
     recurrence.recurrence_utype = "onceOff";
     recurrence.once_off = { payment_date: payment.nextPaymentDate };
+  } else if (payment.lastWeekDay !== undefined) {
+    recurrence.recurrence_utype = "lastWeekDay";
+    recurrence.last_week_day = compact({
+      interval: INTERVALS[payment.frequency],
+      last_week_day: payment.lastWeekDay,
+      non_business_day_treatment: payment.nonBusinessDayTreatment ?? "AFTER",
+      payments_remaining: payment.paymentsRemaining,
+      final_payment_date: payment.finalPaymentDate,
+    });
   } else {
     recurrence.recurrence_utype = "intervalSchedule";
     recurrence.interval_schedule = compact({
       final_payment_date: payment.finalPaymentDate,
-      non_business_day_treatment: "AFTER",
-      intervals: [{ interval: INTERVALS[payment.frequency] }],
+      payments_remaining: payment.paymentsRemaining,
+      non_business_day_treatment: payment.nonBusinessDayTreatment ?? "AFTER",
+      intervals: [
+        compact({ interval: INTERVALS[payment.frequency], day_in_interval: payment.dayInInterval }),
+      ],
     });
   }
   return {
