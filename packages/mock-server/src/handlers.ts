@@ -418,10 +418,12 @@ export const handlers: Record<string, Handler> = {
       );
     }
     const all = query.status === "all";
-    const nowStamp = `${state.today}T00:00:00Z`;
+    // Timestamps compared as instants: a documented plan's end carries a zone (`+10:00`).
+    const now = Date.parse(`${state.today}T00:00:00Z`);
     const plans = state.data.plans.filter(
       (p) =>
-        p.institutionId === institution.id && (all || p.effectiveTo === null || p.effectiveTo > nowStamp),
+        p.institutionId === institution.id &&
+        (all || p.effectiveTo === null || Date.parse(p.effectiveTo) > now),
     );
     return list(context, plans, (plan) => views.energyPlanView(plan, institution));
   },

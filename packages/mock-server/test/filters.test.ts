@@ -207,18 +207,25 @@ describe("other filters", () => {
       }
     ).plans;
     expect(active).toEqual(
-      all.filter((p) => p.effective_to === undefined || p.effective_to > `${TODAY}T00:00:00Z`),
+      // As instants: the documented AGL plans end at 23:59:59+10:00 on the reference date.
+      all.filter(
+        (p) => p.effective_to === undefined || Date.parse(p.effective_to) > Date.parse(`${TODAY}T00:00:00Z`),
+      ),
     );
     expect(active.length).toBeLessThan(all.length);
   });
 
-  it("institutions by industry and recommended mode; one reports a DEGRADED connection", async () => {
+  it("institutions by industry and recommended mode; Westpac and EnergyAustralia report DEGRADED connections", async () => {
     const path = `/v1/institutions?client_id=${sandbox.server.clientId}`;
     const all = (await sandbox.get(path, "v2")).body as {
+      id: string;
       industry: string;
       status?: { connections: { status: string } };
     }[];
-    expect(all.filter((i) => i.status?.connections.status === "DEGRADED")).toHaveLength(1);
+    expect(all.filter((i) => i.status?.connections.status === "DEGRADED").map((i) => i.id)).toEqual([
+      "inst_westpac",
+      "inst_energyaustralia",
+    ]);
     const energy = (await sandbox.get(`${path}&industry=energy`, "v2")).body as unknown[];
     expect(energy).toEqual(all.filter((i) => i.industry === "energy"));
     const recommended = (await sandbox.get(`${path}&institution_mode=recommended`, "v2")).body as unknown[];

@@ -395,7 +395,7 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
     case "listEnergyPlans":
       return [
         { path: "/v1/energy/plans?retailer_id=agl&status=all&page%5Bsize%5D=1000" },
-        { path: "/v1/energy/plans?institution_id=inst_origin" },
+        { path: "/v1/energy/plans?institution_id=inst_origin&status=all" },
       ];
     case "getCommonIdentity":
       return [{ path: "/v1/common/identity" }];

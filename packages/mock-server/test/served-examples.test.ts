@@ -8,8 +8,8 @@
  *
  * The documented example request is each parameter's example and the body's example; where a
  * parameter has an example named like the response example, that one is sent for it (the two form a
- * request and response pair; no parameter has one yet, but a response example that needs another
- * request, such as the home-loan product or Origin's plans, would need one). Examples whose records
+ * request and response pair: the home-loan products of both families and Origin's plans, which need
+ * another request than the default one, have one). Examples whose records
  * carry no key (the token, the detailed transactions' `{}` items, the common identity's `{}` items)
  * are not records.
  */
@@ -61,26 +61,6 @@ const RECORD_KEYS: Record<string, RecordKey> = {
   },
 };
 const keyOf = (op: Operation): RecordKey => RECORD_KEYS[op.operationId] ?? field("id");
-
-/**
- * Operations whose example records the sandbox does not serve as shown yet, left out of this test
- * until their records are given the examples' values (src/data/documented.ts): the institutions
- * (names, priorities, statuses; the example's `sess_id` also narrows the list to one industry while it
- * shows both), the accounts of both families (names, numbers, rates, fees, features, addresses, loan
- * and card details), the products of both families (names, texts, addresses, rates, fees, bundles),
- * the income derived from the transactions, the DER records and the energy plans.
- */
-const NOT_YET_SERVED_AS_SHOWN = new Set([
-  "listInstitutions",
-  "listAccounts",
-  "listBankingAccounts",
-  "listProducts",
-  "listBankingProducts",
-  "getBankingProduct",
-  "listIncome",
-  "listDerRecords",
-  "listEnergyPlans",
-]);
 
 /**
  * A POST creates a record: each auth session is new, with an id and an expiry made when it is
@@ -227,7 +207,7 @@ function recordExamples(version: string): (SuccessExample & { name: string; reco
       records: recordsOf(example.value, keyOf(example.op)),
     }))
     .filter((example) => example.records.size > 0)
-    .filter(({ op }) => !CREATES_RECORDS(op) && !NOT_YET_SERVED_AS_SHOWN.has(op.operationId));
+    .filter(({ op }) => !CREATES_RECORDS(op));
 }
 
 describe.each(VERSIONS)("%s: the records of the response examples are served as shown", (version) => {

@@ -75,7 +75,7 @@ describe("v1 and v2 shapes of the same data", () => {
     const tier1 = v1.depositRates[0].tiers[0];
     const tier2 = v2.deposit_rates[0].tiers[0];
     expect(typeof tier1.maximum_value).toBe("number");
-    expect(tier2.maximum_value).toBe(tier1.maximum_value.toFixed(2));
+    expect(tier2.maximum_value).toBe(String(tier1.maximum_value)); // as the examples write it: "250000"
     expect(Array.isArray(v1.depositRates[0].applicability_conditions)).toBe(false);
     expect(Array.isArray(v2.deposit_rates[0].applicability_conditions)).toBe(true);
     expect(v2.deposit_rates[0].application_type).toBeDefined();

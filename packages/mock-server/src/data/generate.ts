@@ -6,7 +6,15 @@
 import { Prng } from "../prng.js";
 import { buildBanking } from "./banking.js";
 import { addOtherConsents } from "./consents.js";
-import { documentEndUsers, documentHoldings, documentTransactions } from "./documented.js";
+import {
+  documentEndUsers,
+  documentHoldings,
+  documentIncome,
+  documentInstitutions,
+  documentPlans,
+  documentProducts,
+  documentTransactions,
+} from "./documented.js";
 import { buildEnergy, makePlans } from "./energy.js";
 import { DOCUMENTED_TRANSACTIONS, IdMaker } from "./ids.js";
 import { deriveIncomes } from "./income.js";
@@ -25,12 +33,15 @@ export interface DataSetOptions {
 export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSet {
   const root = new Prng(seed);
   const ids = new IdMaker(root.fork("ids"));
-  const institutions = makeInstitutions(root.fork("institutions"));
+  root.fork("institutions"); // no longer drawn from, but forked as before so the forks after it stay the same
+  const institutions = makeInstitutions();
+  documentInstitutions(institutions);
   const people = makeEndUsers(root.fork("users"), ids, referenceDate);
   documentEndUsers(people);
   const products = BANKS.flatMap((bank) =>
     productsFor(bank, referenceDate, root.fork(`products:${bank.id}`)),
   );
+  documentProducts(products, referenceDate);
 
   const data: DataSet = {
     referenceDate,
@@ -50,11 +61,14 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
     plans: makePlans(root.fork("plans"), ids, referenceDate),
     incomes: [],
   };
+  documentPlans(data.plans, referenceDate);
   addHoldings(data, root.fork("holdings"), ids);
   documentHoldings(data);
   data.transactions.sort(newestFirst);
   nameDocumentedTransactions(data.transactions);
   documentTransactions(data.transactions);
+  documentIncome(data);
+  data.transactions.sort(newestFirst);
   data.incomes = deriveIncomes(data.transactions, data.accounts);
   return data;
 }
@@ -104,15 +118,14 @@ function shuffle<T>(rng: Prng, items: T[]): T[] {
   return out;
 }
 
-/** The banks and the energy retailers, one bank with a degraded connection. */
-function makeInstitutions(rng: Prng): Institution[] {
-  const degraded = rng.pick(BANKS).id;
+/** The banks and the energy retailers, all operational (documented.ts degrades the example's two). */
+function makeInstitutions(): Institution[] {
   const banking: Institution[] = BANKS.map((bank, index) => ({
     id: bank.id,
     name: bank.name,
     industry: "banking",
     brand: bank.brand,
-    connectionStatus: bank.id === degraded ? "DEGRADED" : "OPERATIONAL",
+    connectionStatus: "OPERATIONAL",
     isAccessible: true,
     priority: index + 1,
     recommended: index < 4,
@@ -126,7 +139,7 @@ function makeInstitutions(rng: Prng): Institution[] {
     brand: retailer.brand,
     connectionStatus: "OPERATIONAL",
     isAccessible: index !== RETAILERS.length - 1,
-    priority: index + 1,
+    priority: 10 + index, // after the banks, as in the institutions example
     recommended: index < 3,
     bsbs: [],
     website: retailer.website,

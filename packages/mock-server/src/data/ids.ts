@@ -40,8 +40,8 @@ export const DOCUMENTED_IDS: Readonly<Record<string, Readonly<Record<number, str
   con_origin: ["con_origin_0288", "con_origin_0291"],
   pye_cba: { 0: "pye_cba_0051", 4: "pye_cba_0063", 8: "pye_cba_0078" }, // domestic, biller, international
   sp_cba: ["sp_cba_0193", "sp_cba_0207", "sp_cba_0214"], // the person's first scheduled payments
-  plan_agl: ["AGL123456MRE4", "AGL654321MRG2"], // the first plans of AGL and Origin Energy
-  plan_origin: ["ORI789012MR"],
+  plan_agl: ["AGL123456MRE4", "AGL654321MRG2"], // the first two plans of AGL
+  plan_origin: ["ORI789012MR"], // the first plan of Origin Energy
 };
 
 /** The four newest transactions of the person's everyday account, newest first. */

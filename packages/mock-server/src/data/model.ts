@@ -89,6 +89,8 @@ export interface Tier {
   maximum: number | null;
   method: "WHOLE_BALANCE" | "PER_TIER";
   info: string;
+  /** `rate_applicability_type` of the tier's condition (v2 on), where it is not BALANCE or LVR. */
+  conditionType?: string;
 }
 
 export interface Rate {
@@ -108,6 +110,12 @@ export interface Rate {
   loanPurpose?: "OWNER_OCCUPIED" | "INVESTMENT";
   repaymentType?: "PRINCIPAL_AND_INTEREST" | "INTEREST_ONLY";
   interestPaymentDue?: string;
+  /** `additional_value` (the term of an introductory rate, `P4M`). */
+  additionalValue?: string;
+  /** `rate_applicability_type` of the condition (v2 on), where it is not the default for the type. */
+  conditionType?: string;
+  /** The condition's page, where it is not the rate's. */
+  conditionUri?: string;
 }
 
 export interface Discount {
@@ -116,7 +124,7 @@ export interface Discount {
   /** Fixed amount in cents, or null for a rate-based discount. */
   amountCents: number | null;
   rate: string | null;
-  eligibility: { type: string; info: string }[];
+  eligibility: { type: string; info: string; value?: string }[];
 }
 
 export interface Fee {
@@ -130,6 +138,8 @@ export interface Fee {
   info: string;
   infoUri: string;
   discounts: Discount[];
+  /** `additional_value` (the period of a periodic fee, `P1Y`). */
+  additionalValue?: string;
 }
 
 export interface Feature {
@@ -160,6 +170,20 @@ export interface BankingProduct {
   /** Names of other products in the same bundle. */
   bundleName: string | null;
   summaryFeatures: string[];
+  /** The product's pages, where they are not the bank's default pages (documented products). */
+  additionalInformation?: {
+    overviewUri?: string;
+    termsUri?: string;
+    eligibilityUri?: string;
+    feesAndPricingUri?: string;
+    bundleUri?: string;
+    additionalTermsUris?: { uri: string; description: string }[];
+  };
+  /** The images of the cards issued with the product, where they are not the default (card products). */
+  cardArt?: { title: string; imageUri: string }[];
+  /** The bundle's description and notes, where they are not the default. */
+  bundleDescription?: string;
+  bundleInfo?: string;
 }
 
 export interface Account {
@@ -182,6 +206,14 @@ export interface Account {
   specificType: string | null;
   balanceCents: number;
   address: Address;
+  /** The form the address is served in (the person's are `paf` unless said here) and its delivery point id. */
+  addressForm?: "simple" | "paf";
+  dpid?: string;
+  /** The account's own terms, where they are not its product's (a package rate, a card's own fees). */
+  rates?: Rate[];
+  fees?: Fee[];
+  features?: Feature[];
+  bundleName?: string;
   creditCard?: { minPaymentCents: number; dueCents: number; dueDate: string };
   loan?: {
     endDate: string;
@@ -192,6 +224,7 @@ export interface Account {
     frequency: string;
     repaymentType: string;
     maxRedrawCents: number;
+    minRedrawCents?: number;
     offsetAccountIds: string[];
   };
   termDeposit?: { lodgementDate: string; maturityDate: string; maturityCents: number; instructions: string };
@@ -375,6 +408,11 @@ export interface EnergyPlan {
   distributors: string[];
   includedPostcodes: string[];
   excludedPostcodes: string[];
+  /** Where the plan is applied for and its documents, where they are not the retailer's default pages. */
+  applicationUri?: string;
+  additionalInformation?: Partial<
+    Record<"overviewUri" | "termsUri" | "eligibilityUri" | "pricingUri" | "bundleUri", string>
+  >;
 }
 
 export interface Income {

@@ -47,11 +47,13 @@ function compact<T extends Json>(object: T): T {
   return object;
 }
 
+/** A card number in groups of four; other numbers in the summary form grouped, else as long as the number. */
 function maskedNumber(account: Account, spaced: boolean): string {
   const last4 = account.accountNumber.slice(-4);
-  if (account.category === "CRED_AND_CHRG_CARDS")
-    return spaced ? `xxxx xxxx xxxx ${last4}` : `xxxxxxxxxxxx${last4}`;
-  return spaced ? `xxxx xxxx ${last4}` : `xxxxx${last4}`;
+  if (account.category === "CRED_AND_CHRG_CARDS") return `xxxx xxxx xxxx ${last4}`;
+  return spaced
+    ? `xxxx xxxx ${last4}`
+    : `${"x".repeat(Math.max(account.accountNumber.length - 4, 4))}${last4}`;
 }
 
 // ---- Summary family -----------------------------------------------------------------------------
@@ -210,9 +212,13 @@ export function summaryPayee(payee: Payee): Json {
   };
 }
 
-function percent(rate: string): string {
-  return `${(Number(rate) * 100).toFixed(2)}%`;
+/** A rate of the detailed family (`"0.0624"`) as the summary family's percentage (`6.24`). */
+function percentNumber(rate: string): number {
+  return Number((Number(rate) * 100).toFixed(2));
 }
+
+/** What a comparison rate is based on: the standard Australian basis. */
+const COMPARISON_BASIS = "Comparison rate based on a secured loan of $150,000 over 25 years";
 
 export function summaryProduct(product: BankingProduct, account: Account): Json {
   return {
@@ -225,11 +231,13 @@ export function summaryProduct(product: BankingProduct, account: Account): Json 
     fees: product.fees
       .filter((fee) => fee.amountCents !== null)
       .map((fee) => ({ name: fee.name, amount: dollars(fee.amountCents!), currency: CURRENCY })),
-    interest_rates: product.rates.map((rate) => ({
-      rate: Number((Number(rate.rate) * 100).toFixed(2)),
-      type: rate.rateType,
-      description: `${rate.info} ${percent(rate.rate)} p.a.`,
-    })),
+    // Each rate, then its comparison rate where it has one (as the products example shows them).
+    interest_rates: product.rates.flatMap((rate) => [
+      { rate: percentNumber(rate.rate), type: rate.rateType, description: rate.info },
+      ...(rate.comparisonRate
+        ? [{ rate: percentNumber(rate.comparisonRate), type: "COMPARISON", description: COMPARISON_BASIS }]
+        : []),
+    ]),
   };
 }
 
@@ -274,7 +282,7 @@ export function endUserView(endUser: EndUser): Json {
 
 function tierView(tier: Tier, shape: ResponseShape): Json {
   const condition = { additional_info: tier.info, additional_info_uri: "" };
-  const bound = (value: number) => (shape.tierBounds === "number" ? value : value.toFixed(2));
+  const bound = (value: number) => (shape.tierBounds === "number" ? value : String(value));
   return compact({
     name: tier.name,
     unit_of_measure: tier.unitOfMeasure,
@@ -287,7 +295,8 @@ function tierView(tier: Tier, shape: ResponseShape): Json {
         ? condition
         : [
             {
-              rate_applicability_type: tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE",
+              rate_applicability_type:
+                tier.conditionType ?? (tier.unitOfMeasure === "PERCENT" ? "LVR" : "BALANCE"),
               additional_value: "",
               ...condition,
             },
@@ -296,7 +305,10 @@ function tierView(tier: Tier, shape: ResponseShape): Json {
 }
 
 export function rateView(rate: Rate, shape: ResponseShape): Json {
-  const condition = { additional_info: rate.condition, additional_info_uri: rate.infoUri };
+  const condition = {
+    additional_info: rate.condition,
+    additional_info_uri: rate.conditionUri ?? rate.infoUri,
+  };
   const view: Json = {
     rate: rate.rate,
     calculation_frequency: rate.calculationFrequency,
@@ -308,13 +320,15 @@ export function rateView(rate: Rate, shape: ResponseShape): Json {
         ? condition
         : [
             {
-              rate_applicability_type: rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER",
+              rate_applicability_type:
+                rate.conditionType ?? (rate.rateType === "BONUS" ? "DEPOSIT_BALANCE_INCREASED" : "OTHER"),
               additional_value: "",
               ...condition,
             },
           ],
     tiers: rate.tiers.map((tier) => tierView(tier, shape)),
   };
+  if (rate.additionalValue !== undefined) view.additional_value = rate.additionalValue;
   if (shape.rateApplicationType) view.application_type = rate.applicationType;
   if (rate.kind === "deposit") view.deposit_rate_type = rate.rateType;
   else {
@@ -341,14 +355,14 @@ export function feeView(fee: Fee, shape: ResponseShape): Json {
     additional_info: fee.info,
     additional_info_uri: fee.infoUri,
   };
+  if (fee.additionalValue !== undefined) base.additional_value = fee.additionalValue;
   const discounts = fee.discounts.map((discount) => {
     const view: Json = {
       description: discount.description,
       discount_type: discount.discountType,
-      eligibility: discount.eligibility.map((e) => ({
-        discount_eligibility_type: e.type,
-        additional_info: e.info,
-      })),
+      eligibility: discount.eligibility.map((e) =>
+        compact({ discount_eligibility_type: e.type, additional_value: e.value, additional_info: e.info }),
+      ),
     };
     if (shape.feeForm === "flat") {
       if (discount.amountCents !== null) view.amount = money(discount.amountCents);
@@ -392,7 +406,7 @@ function featureView(feature: Feature, shape: ResponseShape, withActivation: boo
   return view;
 }
 
-function bankingAddress(address: Address, name: string, paf: boolean): Json {
+function bankingAddress(address: Address, name: string, paf: boolean, dpid?: string): Json {
   if (paf) {
     return {
       address_u_type: "paf",
@@ -405,6 +419,7 @@ function bankingAddress(address: Address, name: string, paf: boolean): Json {
         locality_name: address.suburb.toUpperCase(),
         postcode: address.postcode,
         state: address.state,
+        dpid,
       }),
     };
   }
@@ -427,8 +442,10 @@ export function bankingAccountView(
   owner: EndUser,
   shape: ResponseShape,
 ): Json {
-  const deposit = product.rates.filter((r) => r.kind === "deposit");
-  const lending = product.rates.filter((r) => r.kind === "lending");
+  const rates = account.rates ?? product.rates;
+  const deposit = rates.filter((r) => r.kind === "deposit");
+  const lending = rates.filter((r) => r.kind === "lending");
+  const paf = account.addressForm ? account.addressForm === "paf" : owner.type === "PERSON";
   const view: Json = {
     account_id: account.id,
     arrangement_id: account.arrangementId,
@@ -445,13 +462,14 @@ export function bankingAccountView(
     product_category: account.category,
     creation_date: account.creationDate,
     is_owned: account.isOwned,
-    addresses: [bankingAddress(account.address, owner.name, owner.type === "PERSON")],
+    addresses: [bankingAddress(account.address, owner.name, paf, account.dpid)],
     deposit_rates: deposit.map((r) => rateView(r, shape)),
     lending_rates: lending.map((r) => rateView(r, shape)),
-    features: product.features.map((f) => featureView(f, shape, true)),
-    fees: product.fees.map((f) => feeView(f, shape)),
+    features: (account.features ?? product.features).map((f) => featureView(f, shape, true)),
+    fees: (account.fees ?? product.fees).map((f) => feeView(f, shape)),
   };
-  if (product.bundleName) view.bundle_name = product.bundleName;
+  const bundleName = account.bundleName ?? product.bundleName;
+  if (bundleName) view.bundle_name = bundleName;
   if (account.specificType) view.specific_account_u_type = account.specificType;
   if (deposit[0]) view.deposit_rate = deposit[0].rate;
   if (lending[0]) view.lending_rate = lending[0].rate;
@@ -471,7 +489,7 @@ export function bankingAccountView(
       max_redraw_currency: CURRENCY,
       min_instalment_amount: money(loan.instalmentCents),
       min_instalment_currency: CURRENCY,
-      min_redraw: "0.00",
+      min_redraw: money(loan.minRedrawCents ?? 0),
       min_redraw_currency: CURRENCY,
       next_instalment_date: loan.nextInstalmentDate,
       original_loan_amount: money(loan.originalCents),
@@ -604,6 +622,20 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   };
 }
 
+function documentedProductPages(pages: NonNullable<BankingProduct["additionalInformation"]>): Json {
+  return compact({
+    overview_uri: pages.overviewUri,
+    terms_uri: pages.termsUri,
+    eligibility_uri: pages.eligibilityUri,
+    fees_and_pricing_uri: pages.feesAndPricingUri,
+    bundle_uri: pages.bundleUri,
+    additional_terms_uris: pages.additionalTermsUris?.map((page) => ({
+      additional_info_uri: page.uri,
+      description: page.description,
+    })),
+  });
+}
+
 export function bankingProductView(product: BankingProduct): Json {
   const site = product.applicationUri.replace(/\/apply\/.*$/, "");
   return compact({
@@ -620,14 +652,17 @@ export function bankingProductView(product: BankingProduct): Json {
     effective_to: product.effectiveTo,
     last_updated: product.lastUpdated,
     is_tailored: product.isTailored,
-    additional_information: {
-      overview_uri: `${site}/products/${product.id}`,
-      terms_uri: `${site}/terms/${product.id}`,
-      eligibility_uri: `${site}/eligibility/${product.id}`,
-      fees_and_pricing_uri: `${site}/fees/${product.id}`,
-    },
-    card_art:
-      product.category === "CRED_AND_CHRG_CARDS"
+    additional_information: product.additionalInformation
+      ? documentedProductPages(product.additionalInformation)
+      : {
+          overview_uri: `${site}/products/${product.id}`,
+          terms_uri: `${site}/terms/${product.id}`,
+          eligibility_uri: `${site}/eligibility/${product.id}`,
+          fees_and_pricing_uri: `${site}/fees/${product.id}`,
+        },
+    card_art: product.cardArt
+      ? product.cardArt.map((art) => ({ title: art.title, image_uri: art.imageUri }))
+      : product.category === "CRED_AND_CHRG_CARDS"
         ? [{ title: product.name, image_uri: `https://cdn.cdas.example/card-art/${product.id}.png` }]
         : [],
   });
@@ -649,11 +684,12 @@ export function bankingProductDetailView(
     ...bankingProductView(product),
     bundles: product.bundleName
       ? [
-          {
+          compact({
             name: product.bundleName,
-            description: `${product.bundleName} bundle`,
+            description: product.bundleDescription ?? `${product.bundleName} bundle`,
+            additional_info: product.bundleInfo,
             product_ids: bundleMates.map((p) => p.id),
-          },
+          }),
         ]
       : [],
     constraints: product.constraints.map((c) => ({
@@ -734,20 +770,21 @@ export function derRecordView(record: DerRecord): Json {
     installed_phases_count: record.installedPhases,
     has_central_protection_control: record.centralProtection,
     islandable_installation: record.islandable,
+    // The same settings for every installation (the DER example's), but for its export limit.
     protection_mode: {
       export_limit_kva: record.exportLimitKva,
       under_frequency_protection: 47,
-      under_frequency_protection_delay: 1,
+      under_frequency_protection_delay: 1.5,
       over_frequency_protection: 52,
       over_frequency_protection_delay: 0.2,
       under_voltage_protection: 180,
       under_voltage_protection_delay: 10,
       over_voltage_protection: 265,
-      over_voltage_protection_delay: 1,
+      over_voltage_protection_delay: 1.5,
       sustained_over_voltage: 258,
-      sustained_over_voltage_delay: 15,
+      sustained_over_voltage_delay: 600,
       frequency_rate_of_change: 4,
-      voltage_vector_shift: 60,
+      voltage_vector_shift: 0,
       neutral_voltage_displacement: 0,
       inter_trip_scheme: record.centralProtection ? "CENTRAL_PROTECTION_RELAY" : "NONE",
     },
@@ -784,7 +821,7 @@ export function energyPlanView(plan: EnergyPlan, institution: Institution | unde
     brand_name: plan.brandName,
     display_name: plan.displayName,
     description: plan.description,
-    application_uri: `${site}/plans/${plan.id}/apply`,
+    application_uri: plan.applicationUri ?? `${site}/plans/${plan.id}/apply`,
     customer_type: plan.customerType,
     fuel_type: plan.fuelType,
     type: plan.type,
@@ -793,12 +830,20 @@ export function energyPlanView(plan: EnergyPlan, institution: Institution | unde
     effective_from: plan.effectiveFrom,
     effective_to: plan.effectiveTo,
     last_updated: plan.lastUpdated,
-    additional_information: {
-      overview_uri: `${site}/plans/${plan.id}`,
-      terms_uri: `${site}/plans/${plan.id}/terms`,
-      eligibility_uri: `${site}/plans/${plan.id}/eligibility`,
-      pricing_uri: `${site}/plans/${plan.id}/pricing`,
-    },
+    additional_information: plan.additionalInformation
+      ? compact({
+          overview_uri: plan.additionalInformation.overviewUri,
+          terms_uri: plan.additionalInformation.termsUri,
+          eligibility_uri: plan.additionalInformation.eligibilityUri,
+          pricing_uri: plan.additionalInformation.pricingUri,
+          bundle_uri: plan.additionalInformation.bundleUri,
+        })
+      : {
+          overview_uri: `${site}/plans/${plan.id}`,
+          terms_uri: `${site}/plans/${plan.id}/terms`,
+          eligibility_uri: `${site}/plans/${plan.id}/eligibility`,
+          pricing_uri: `${site}/plans/${plan.id}/pricing`,
+        },
     geography: {
       distributors: plan.distributors,
       included_postcodes: plan.includedPostcodes,
