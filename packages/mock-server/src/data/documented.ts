@@ -6,8 +6,24 @@
  * seed makes it. Dates are written for the default reference date (2026-06-30) and move with it.
  */
 import { addDays, toEpochDay } from "../dates.js";
+import { POWERWALL } from "./energy.js";
 import { DOCUMENTED_IDS, DOCUMENTED_TRANSACTIONS } from "./ids.js";
-import type { Address, DataSet, EndUser, EnergyPlan, Payee, ScheduledPayment, Transaction } from "./model.js";
+import type {
+  Account,
+  Address,
+  BankingProduct,
+  DataSet,
+  DerRecord,
+  EndUser,
+  EnergyPlan,
+  Feature,
+  Fee,
+  Institution,
+  Payee,
+  Rate,
+  ScheduledPayment,
+  Transaction,
+} from "./model.js";
 
 /** The reference date the examples' dates are written for. */
 const DOCUMENTED_REFERENCE = "2026-06-30";
@@ -31,6 +47,14 @@ function street(
 }
 
 const CARLTON = { suburb: "Carlton", state: "VIC", postcode: "3053", country: "AUS" } as const;
+
+/** The instant-payments feature of the everyday account and the savings product the examples show. */
+const OSKO: Feature = {
+  featureType: "INSTANT_PAYMENTS",
+  info: "Osko payments to and from the account",
+  value: "",
+  activated: true,
+};
 
 /** The person and the organisation's contact, as the end-user and identity examples show them. */
 export function documentEndUsers(endUsers: EndUser[]): void {
@@ -404,19 +428,7 @@ function documentDer(data: DataSet): void {
         inverterModel: "1092170-03-K",
         capacityKw: 5,
         commissioningDate: anchored("2023-02-17", ref),
-        devices: [
-          {
-            identifier: 1,
-            count: 1,
-            manufacturer: "Tesla",
-            modelNumber: "Powerwall 2",
-            type: "STORAGE",
-            subtype: "LITHIUM_ION",
-            status: "ACTIVE",
-            ratedKw: 5,
-            storageKwh: 13.5,
-          },
-        ],
+        devices: [{ ...POWERWALL, identifier: 1 }],
       },
     ],
   } satisfies Partial<DerRecord>);
@@ -521,14 +533,7 @@ function documentAccountTerms(data: DataSet): void {
     addressForm: "simple",
     address: { ...smithStreet, line: "Unit 4, 21 Smith Street", ...street(21, "Smith", "STREET") },
     rates: [],
-    features: [
-      {
-        featureType: "INSTANT_PAYMENTS",
-        info: "Osko payments to and from the account",
-        value: "",
-        activated: true,
-      },
-    ],
+    features: [OSKO],
     fees: [
       fee("Paper statement fee", "EVENT", 250, {
         info: "Charged for each paper statement mailed",
@@ -911,14 +916,7 @@ function documentMacquarieDetails(products: BankingProduct[], at: (value: string
       { type: "MIN_AGE", value: "18", info: "Applicants must be 18 or older" },
       { type: "RESIDENCY_STATUS", value: "", info: "Australian residents for tax purposes" },
     ],
-    features: [
-      {
-        featureType: "INSTANT_PAYMENTS",
-        info: "Osko payments to and from the account",
-        value: "",
-        activated: true,
-      },
-    ],
+    features: [OSKO],
     fees: [
       {
         ...fee,

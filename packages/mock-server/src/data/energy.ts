@@ -6,6 +6,7 @@ import type { IdMaker } from "./ids.js";
 import type {
   Concession,
   DataSet,
+  DerDevice,
   DerRecord,
   EndUser,
   EnergyAccount,
@@ -45,6 +46,18 @@ export function buildEnergy(
 
 /** A retailer's brand as it appears in ids (`acc_agl_…`, `con_redenergy_…`, `plan_redenergy_…`). */
 const brandInIds = (brand: string): string => brand.replace("-", "");
+
+/** The home battery of the data set (its `identifier` is its place among an installation's devices). */
+export const POWERWALL: Omit<DerDevice, "identifier"> = {
+  count: 1,
+  manufacturer: "Tesla",
+  modelNumber: "Powerwall 2",
+  type: "STORAGE",
+  subtype: "LITHIUM_ION",
+  status: "ACTIVE",
+  ratedKw: 5,
+  storageKwh: 13.5,
+};
 
 function retailerBrand(data: DataSet, retailerId: string): string {
   return brandInIds(data.institutions.find((i) => i.id === retailerId)!.brand);
@@ -195,18 +208,7 @@ function makeDer(rng: Prng, servicePoint: ServicePoint, referenceDate: string, b
       storageKwh: 0,
     },
   ];
-  if (battery)
-    devices.push({
-      identifier: 2,
-      count: 1,
-      manufacturer: "Tesla",
-      modelNumber: "Powerwall 2",
-      type: "STORAGE",
-      subtype: "LITHIUM_ION",
-      status: "ACTIVE",
-      ratedKw: 5,
-      storageKwh: 13.5,
-    });
+  if (battery) devices.push({ ...POWERWALL, identifier: 2 });
   const inverter = business
     ? { manufacturer: "SMA", series: "Sunny Tripower", model: "STP 25000TL-30" }
     : rng.pick([
