@@ -5,6 +5,7 @@ import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, failedInCallersCode, invalidOptions } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { secretRedactor } from "./redact.js";
+import type { RetryPolicy } from "./retry.js";
 import {
   type CallContext,
   createTransport,
@@ -75,11 +76,24 @@ const OPTION_NAMES: Record<keyof SdkOptions, true> = {
   allowInsecureLoopback: true,
 };
 
-/** Builds the SDK of `options.version`, one of `versions`, once every option is checked. */
-export function buildSdk(
+/** The options checked, each wrong one named, and filled in with their defaults. */
+interface CheckedOptions {
+  definition: VersionDefinition;
+  version: string;
+  clientId: string;
+  clientSecret: string;
+  baseUrl: string;
+  headers: Record<string, string>;
+  fetch: FetchLike;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  retry: RetryPolicy;
+}
+
+function checkOptions(
   versions: Readonly<Record<string, VersionDefinition>>,
   options: SdkOptions,
-): SdkCore {
+): CheckedOptions {
   if (typeof options !== "object" || options === null)
     throw invalidOptions("createSdk needs an options object");
   const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
@@ -92,7 +106,7 @@ export function buildSdk(
     (name) => options[name] === undefined,
   );
   if (missing.length > 0) throw invalidOptions(`createSdk needs ${missing.join(", ")}`);
-  const { version, clientId } = options;
+  const { version, clientId, clientSecret } = options;
   const definition =
     typeof version === "string" && Object.hasOwn(versions, version) ? versions[version] : undefined;
   if (!definition) {
@@ -102,41 +116,55 @@ export function buildSdk(
   }
   if (typeof clientId !== "string" || clientId === "")
     throw invalidOptions("clientId must be a non-empty string");
-  // The secret lives only in these two closures: never on an object the SDK returns or throws.
-  const secret = options.clientSecret;
-  if (typeof secret !== "string" || secret === "")
+  if (typeof clientSecret !== "string" || clientSecret === "")
     throw invalidOptions("clientSecret must be a non-empty string");
-  const redact = secretRedactor(secret);
-  const tokenBody = () => JSON.stringify({ client_id: clientId, client_secret: secret });
-
   const allowInsecure = options.allowInsecureLoopback;
   if (allowInsecure !== undefined && typeof allowInsecure !== "boolean")
     throw invalidOptions(`allowInsecureLoopback must be a boolean (got ${String(allowInsecure)})`);
-  const baseUrl = checkBaseUrl(options.baseUrl, allowInsecure === true);
   const suffix = options.userAgent;
   if (suffix !== undefined && (typeof suffix !== "string" || /[\r\n]/.test(suffix))) {
     throw invalidOptions("userAgent must be a single-line string");
   }
-  const headers = {
-    [VERSION_HEADER]: version,
-    accept: JSON_MEDIA_TYPE,
-    "user-agent": suffix ? `${SDK_USER_AGENT} ${suffix}` : SDK_USER_AGENT,
-  };
   if (options.fetch !== undefined && typeof options.fetch !== "function")
     throw invalidOptions("fetch must be a function");
-  const timeoutMs = positive("timeoutMs", options.timeoutMs, 30_000);
-  const transport = createTransport({
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    baseUrl,
+  return {
+    definition,
+    version,
     clientId,
-    headers,
-    timeoutMs,
+    clientSecret,
+    baseUrl: checkBaseUrl(options.baseUrl, allowInsecure === true),
+    headers: {
+      [VERSION_HEADER]: version,
+      accept: JSON_MEDIA_TYPE,
+      "user-agent": suffix ? `${SDK_USER_AGENT} ${suffix}` : SDK_USER_AGENT,
+    },
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs: positive("timeoutMs", options.timeoutMs, 30_000),
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     retry: {
       maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, 2),
       baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, 250),
       maxDelayMs: nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, 20_000),
     },
+  };
+}
+
+/** Builds the SDK of `options.version`, one of `versions`, once every option is checked. */
+export function buildSdk(
+  versions: Readonly<Record<string, VersionDefinition>>,
+  options: SdkOptions,
+): SdkCore {
+  const { definition, version, clientId, clientSecret, baseUrl, headers, timeoutMs, ...transportOptions } =
+    checkOptions(versions, options);
+  // The secret lives only in these two closures: never on an object the SDK returns or throws.
+  const redact = secretRedactor(clientSecret);
+  const tokenBody = () => JSON.stringify({ client_id: clientId, client_secret: clientSecret });
+  const transport = createTransport({
+    ...transportOptions,
+    baseUrl,
+    clientId,
+    headers,
+    timeoutMs,
     redact,
     tokenBody,
   });
