@@ -17,13 +17,12 @@ import type {
   EndUser,
   EnergyPlan,
   Feature,
-  Fee,
   Institution,
   Payee,
-  Rate,
   ScheduledPayment,
   Transaction,
 } from "./model.js";
+import { fee, rateOf } from "./product-templates.js";
 
 /** The reference date the examples' dates are written for. */
 const DOCUMENTED_REFERENCE = "2026-06-30";
@@ -479,39 +478,6 @@ function documentAccounts(data: DataSet): void {
   documentAccountTerms(data);
 }
 
-/** A rate of the detailed accounts examples: monthly, calculated daily, paid periodically. */
-function rate(kind: Rate["kind"], rateType: string, value: string, fields: Partial<Rate> = {}): Rate {
-  return {
-    kind,
-    rateType,
-    rate: value,
-    calculationFrequency: "P1D",
-    applicationFrequency: "P1M",
-    applicationType: "PERIODIC",
-    info: "",
-    infoUri: "",
-    condition: "",
-    tiers: [],
-    ...fields,
-  };
-}
-
-/** A fee of the detailed accounts examples, fixed unless a rate is given. */
-function fee(name: string, feeType: string, cents: number | null, fields: Partial<Fee> = {}): Fee {
-  return {
-    name,
-    feeType,
-    amountCents: cents,
-    rate: null,
-    rateType: null,
-    accrualFrequency: null,
-    info: "",
-    infoUri: "",
-    discounts: [],
-    ...fields,
-  };
-}
-
 /**
  * The detailed accounts examples: the everyday account (its own Osko feature and paper statement
  * fee, no interest), the home loan on the Wealth Package rate, the Westpac card and the NAB term
@@ -557,7 +523,7 @@ function documentAccountTerms(data: DataSet): void {
     address: { ...smithStreet, flatUnit: "4", ...street(21, "Smith", "ST") },
     dpid: "52354418",
     rates: [
-      rate("lending", "VARIABLE", "0.0624", {
+      rateOf("lending", "VARIABLE", "0.0624", {
         comparisonRate: "0.0641",
         loanPurpose: "OWNER_OCCUPIED",
         repaymentType: "PRINCIPAL_AND_INTEREST",
@@ -610,7 +576,7 @@ function documentAccountTerms(data: DataSet): void {
     productName: "Low Rate Card",
     ownership: "ONE_PARTY",
     creationDate: anchored("2022-11-20", ref),
-    rates: [rate("lending", "PURCHASE", "0.1374"), rate("lending", "CASH_ADVANCE", "0.2149")],
+    rates: [rateOf("lending", "PURCHASE", "0.1374"), rateOf("lending", "CASH_ADVANCE", "0.2149")],
     fees: [
       fee("Annual card fee", "PERIODIC", 5_900, { additionalValue: "P1Y" }),
       fee("Foreign transaction fee", "TRANSACTION", null, {
@@ -633,7 +599,7 @@ function documentAccountTerms(data: DataSet): void {
     ownership: "ONE_PARTY",
     creationDate: anchored("2026-06-01", ref),
     rates: [
-      rate("deposit", "FIXED", "0.0430", {
+      rateOf("deposit", "FIXED", "0.0430", {
         applicationType: "AT_MATURITY",
         applicationFrequency: "P12M",
         additionalValue: "P12M",

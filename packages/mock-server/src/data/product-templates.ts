@@ -50,6 +50,27 @@ export function templates(bank: Bank, rng: Prng): Template[] {
   return CATALOGUE.map((template) => template(terms));
 }
 
+/** A fee, fixed (`amountCents`) unless `fields` give it a rate; no discount unless given. */
+export function fee(
+  name: string,
+  feeType: string,
+  amountCents: number | null,
+  fields: Partial<Fee> = {},
+): Fee {
+  return {
+    name,
+    feeType,
+    amountCents,
+    rate: null,
+    rateType: null,
+    accrualFrequency: null,
+    info: "",
+    infoUri: "",
+    discounts: [],
+    ...fields,
+  };
+}
+
 function fixedFee(
   name: string,
   feeType: string,
@@ -58,17 +79,11 @@ function fixedFee(
   uri: string,
   discount?: Fee["discounts"][number],
 ): Fee {
-  return {
-    name,
-    feeType,
-    amountCents: Math.round(dollars * 100),
-    rate: null,
-    rateType: null,
-    accrualFrequency: null,
+  return fee(name, feeType, Math.round(dollars * 100), {
     info,
     infoUri: uri,
     discounts: discount ? [discount] : [],
-  };
+  });
 }
 
 function rateFee(
@@ -79,16 +94,29 @@ function rateFee(
   info: string,
   uri: string,
 ): Fee {
-  return {
-    name,
-    feeType,
-    amountCents: null,
+  return fee(name, feeType, null, {
     rate,
     rateType,
     accrualFrequency: rateType === "accrued" ? "P1M" : null,
     info,
     infoUri: uri,
-    discounts: [],
+  });
+}
+
+/** A rate calculated daily and applied monthly, periodically, unless `fields` say otherwise. */
+export function rateOf(kind: Rate["kind"], rateType: string, rate: string, fields: Partial<Rate> = {}): Rate {
+  return {
+    kind,
+    rateType,
+    rate,
+    calculationFrequency: "P1D",
+    applicationFrequency: "P1M",
+    applicationType: "PERIODIC",
+    info: "",
+    infoUri: "",
+    condition: "",
+    tiers: [],
+    ...fields,
   };
 }
 
@@ -99,11 +127,7 @@ function depositRate(
   uri: string,
   tiers: Rate["tiers"] = [],
 ): Rate {
-  return {
-    kind: "deposit",
-    rateType,
-    rate,
-    calculationFrequency: "P1D",
+  return rateOf("deposit", rateType, rate, {
     applicationFrequency: rateType === "FIXED" ? "P12M" : "P1M",
     applicationType: rateType === "FIXED" ? "AT_MATURITY" : "PERIODIC",
     info,
@@ -113,7 +137,7 @@ function depositRate(
         ? "Deposit at least $1,000 and make no withdrawals in the month."
         : "Applies to the whole balance.",
     tiers,
-  };
+  });
 }
 
 function lendingRate(
@@ -124,21 +148,14 @@ function lendingRate(
   uri: string,
   extra: Partial<Rate> = {},
 ): Rate {
-  return {
-    kind: "lending",
-    rateType,
-    rate,
+  return rateOf("lending", rateType, rate, {
     comparisonRate: comparison,
-    calculationFrequency: "P1D",
-    applicationFrequency: "P1M",
-    applicationType: "PERIODIC",
     info,
     infoUri: uri,
     condition: "Applies to the outstanding balance.",
-    tiers: [],
     interestPaymentDue: "IN_ARREARS",
     ...extra,
-  };
+  });
 }
 
 function everydayAccount({ uri, bank }: BankTerms): Template {
