@@ -94,22 +94,36 @@ export function curlSample(doc, version, { method, path, item, operation }) {
   return lines.join("\n");
 }
 
-/** `{ params: { query: {...} }, body: ... }` as TypeScript source, `undefined` when there is nothing to pass. */
-function initSource(args, { clientIdExpression } = {}) {
+/**
+ * `{ params: { query: {...} }, body: ... }` as TypeScript source, `undefined` when there is nothing to
+ * pass. `expressions` gives the source of a parameter or a top-level body member instead of its value
+ * (`sdk.clientId`, a secret read from the environment).
+ */
+function initSource(args, { expressions = {} } = {}) {
+  const sourceOf = (name, value) =>
+    Object.hasOwn(expressions, name) ? expressions[name] : JSON.stringify(value, null, 2);
   const sections = [];
   for (const section of ["path", "query"]) {
     const entries = Object.entries(args[section]).map(([name, value]) => {
       const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-      const source = name === "client_id" && clientIdExpression ? clientIdExpression : JSON.stringify(value);
-      return `${key}: ${source}`;
+      return `${key}: ${sourceOf(name, value)}`;
     });
     if (entries.length) sections.push(`${section}: { ${entries.join(", ")} }`);
   }
   const parts = [];
   if (sections.length) parts.push(`params: { ${sections.join(", ")} }`);
   if (args.body !== undefined)
-    parts.push(`body: ${JSON.stringify(args.body, null, 2).replaceAll("\n", "\n  ")}`);
+    parts.push(`body: ${bodySource(args.body, sourceOf).replaceAll("\n", "\n  ")}`);
   return parts.length ? `{\n  ${parts.join(",\n  ")},\n}` : undefined;
+}
+
+/** A body as JSON.stringify lays it out, each top-level member's value from `sourceOf`. */
+function bodySource(body, sourceOf) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return JSON.stringify(body, null, 2);
+  const members = Object.entries(body).map(
+    ([name, value]) => `  ${JSON.stringify(name)}: ${sourceOf(name, value).replaceAll("\n", "\n  ")}`,
+  );
+  return members.length ? `{\n${members.join(",\n")}\n}` : "{}";
 }
 
 const SDK_SETUP = (version) => `import { createSdk } from "@cdas/sdk";
@@ -133,7 +147,7 @@ console.log(data);
 `;
   }
   const args = sampleArguments(doc, item, operation);
-  const init = initSource(args, { clientIdExpression: "sdk.clientId" });
+  const init = initSource(args, { expressions: { client_id: "sdk.clientId" } });
   const paging = operation["x-cdas-pagination"]?.style;
   if (method === "get" && (paging === "offset" || paging === "cursor")) {
     return `${SDK_SETUP(version)}
@@ -155,9 +169,8 @@ console.log(data);
 export function clientSample(doc, version, { method, path, item, operation }) {
   const args = sampleArguments(doc, item, operation);
   // The token call's secret comes from the environment, as in the SDK sample (never written in code).
-  const secretMark = "<client secret>";
-  if (path === "/v1/token") args.body = { client_id: SANDBOX.clientId, client_secret: secretMark };
-  const init = initSource(args)?.replace(JSON.stringify(secretMark), 'process.env.CDAS_CLIENT_SECRET ?? ""');
+  if (path === "/v1/token") args.body = { client_id: SANDBOX.clientId, client_secret: "" };
+  const init = initSource(args, { expressions: { client_secret: 'process.env.CDAS_CLIENT_SECRET ?? ""' } });
   const verb = method.toUpperCase();
   const headers = needsBearer(doc, operation)
     ? `\n  // A token from POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_TOKEN}\` },`
