@@ -48,6 +48,11 @@ const JUSTIFIED: Record<string, string> = {
     "Detailed banking product: `effective_from`, `effective_to`, `last_updated` (timestamps, ISO 8601)",
   "schemas/BankingProduct.last_updated format=date-time":
     "Detailed banking product: `effective_from`, `effective_to`, `last_updated` (timestamps, ISO 8601)",
+  // Durations: format only where the interface says ISO 8601 duration.
+  "schemas/BankingRateBase.application_frequency format=duration":
+    "Rate object: `application_frequency` (ISO 8601 duration)",
+  "schemas/BankingRateBase.calculation_frequency format=duration":
+    "Rate object: `calculation_frequency` (ISO 8601 duration)",
   "schemas/IdentityEmail.address format=email": "Identity: `emails` objects: `address` (string, e-mail)",
 
   // Enumerations the interface gives complete.

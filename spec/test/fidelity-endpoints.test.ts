@@ -14,6 +14,7 @@ import {
   operation,
   operations,
   parameters,
+  REQUEST_MEDIA_TYPE,
   response,
   securityOf,
   successStatuses,
@@ -74,12 +75,12 @@ describe("General rules", () => {
     }
   });
 
-  it.each(VERSIONS)("%s bodies and success responses are JSON", (version) => {
+  it.each(VERSIONS)("%s bodies are JSON with the interface's charset, success responses JSON", (version) => {
     const doc = loadBundle(version);
     for (const { path, method, op } of operations(doc)) {
       if (op.requestBody)
         expect(Object.keys(deref(doc, op.requestBody).content), `${method} ${path}`).toEqual([
-          "application/json",
+          REQUEST_MEDIA_TYPE,
         ]);
       for (const status of successStatuses(op)) {
         expect(
@@ -261,7 +262,7 @@ describe("Token", () => {
     const doc = loadBundle(version);
     const body = deref(doc, operation(doc, "/v1/token", "post").requestBody);
     expect(body.required).toBe(true);
-    const schema = body.content["application/json"].schema;
+    const schema = body.content[REQUEST_MEDIA_TYPE].schema;
     sameSchema(doc, schema, component(doc, "TokenRequest"));
     expect([...flatten(doc, schema).required].sort()).toEqual(["client_id", "client_secret"]);
   });
@@ -311,7 +312,7 @@ describe("Auth session", () => {
     (version) => {
       const doc = loadBundle(version);
       const body = deref(doc, operation(doc, auth.path, "post").requestBody);
-      sameSchema(doc, body.content["application/json"].schema, component(doc, "AuthSessionRequest"));
+      sameSchema(doc, body.content[REQUEST_MEDIA_TYPE].schema, component(doc, "AuthSessionRequest"));
     },
   );
   it.each(VERSIONS)("%s response: the AuthSession object", (version) => {

@@ -249,6 +249,9 @@ export function responseSchema(
 }
 
 /** Statuses of an operation's 2xx responses. */
+/** The interface's `content-type` of a request with a body, the media type of every request body. */
+export const REQUEST_MEDIA_TYPE = "application/json; charset=UTF-8";
+
 export const successStatuses = (op: Node) => Object.keys(op.responses ?? {}).filter((s) => /^2/.test(s));
 /** Statuses of an operation's error responses (4xx, 5xx, 4XX, default). */
 export const errorStatuses = (op: Node) =>

@@ -44,7 +44,7 @@ export function sampleArguments(doc, item, operation) {
   for (const p of chosen) {
     values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p);
   }
-  const media = deref(doc, operation.requestBody)?.content?.["application/json"];
+  const media = deref(doc, operation.requestBody)?.content?.[JSON_MEDIA];
   const bodyExample = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
   const body = bodyExample === undefined ? undefined : deref(doc, bodyExample);
   return { ...values, body };
