@@ -49,6 +49,22 @@ export function describeClient({ packageDir, createClient, pagination }: ClientU
       expect(lastHeaders()).not.toHaveProperty("x-platform-version");
     });
 
+    it("sends the interface's accept on every request and labels a JSON body with its charset", async () => {
+      await get();
+      expect(lastHeaders()).toMatchObject({ accept: "application/json; charset=UTF-8" });
+      expect(lastHeaders()).not.toHaveProperty("content-type");
+      const client = createClient({ baseUrl: server.baseUrl }) as {
+        POST: (path: string, init: Record<string, unknown>) => Promise<CallResult>;
+      };
+      await client.POST("/v1/token", { body: { client_id: "id", client_secret: "secret" } });
+      expect(lastHeaders()).toMatchObject({
+        accept: "application/json; charset=UTF-8",
+        "content-type": "application/json; charset=UTF-8",
+      });
+      await get({ headers: { Accept: "application/json" } });
+      expect(lastHeaders()).toMatchObject({ accept: "application/json" });
+    });
+
     it("passes the other openapi-fetch options through: headers, fetch, querySerializer", async () => {
       let fetchCalls = 0;
       const countingFetch: typeof fetch = (input, init) => {

@@ -1,6 +1,6 @@
 // Benchmarks of @cdas/sdk (not tests): every figure is a ratio against a baseline measured in the same run,
 // over a real loopback keep-alive HTTP server (node:http) and the platform fetch.
-//  1. Requests/s of sdk.client.GET vs bare openapi-fetch (@cdas/client-v2 with the API's headers), and vs
+//  1. Requests/s of sdk.client.GET vs bare openapi-fetch (its own createClient with the API's headers), and vs
 //     bare openapi-fetch with only a signal, then only a deadline, then the least an SDK does, per call
 //     (what those alone cost).
 //  2. Walking 100,000 transactions: sdk.paginate vs a hand-written fetch loop.
@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { browserBundleGzipBytes } from "@cdas/client-tooling/bundle-size";
-import { createClient } from "@cdas/client-v2";
+import createClient from "openapi-fetch";
 import { createSdk } from "../dist/index.js";
 
 const only = process.env.BENCH_ONLY;
@@ -59,7 +59,7 @@ async function benchClient() {
   const server = await loopback(() => page);
   const sdk = sdkFor(server.origin);
   // A bare user of the API sends the same request: the bearer and accept headers the interface requires, and
-  // the version header that @cdas/client-v2's types assume (without it the console's pinned version answers).
+  // the version header of the SDK's version (without it the console's pinned version answers).
   const headers = {
     authorization: "Bearer tok",
     accept: "application/json; charset=UTF-8",
