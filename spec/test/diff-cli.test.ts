@@ -79,6 +79,18 @@ describe("spec:diff exit codes", () => {
     expect(specDiff(BEFORE, BEFORE, "--fail-on", "annotation").code).toBe(0);
   });
 
+  it("the repository's `pnpm spec:diff` passes them on (pnpm 11+ turns a filtered script's 2 into 1)", () => {
+    const run = (...args: string[]) =>
+      spawnSync("pnpm", ["-s", "spec:diff", ...args], {
+        cwd: path.resolve(SPEC_DIR, ".."),
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      }).status;
+    expect(run("v1", "v0")).toBe(2);
+    expect(run(`spec/${BEFORE}`, `spec/${AFTER}`, "--fail-on", "breaking")).toBe(1);
+    expect(run(`spec/${BEFORE}`, `spec/${BEFORE}`, "--fail-on", "breaking")).toBe(0);
+  });
+
   it("usage and input errors exit 2 with a message", () => {
     const missing = specDiff(BEFORE);
     expect(missing.code).toBe(2);
