@@ -88,7 +88,7 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
       const bin = join(dir, "node_modules/@cdas/mock-server/bin/cdas-mock.js");
       const server =
         runtime === "node"
-          ? // Node through the bin link the installer made, as a user's `npx cdas-mock` would.
+          ? // Node through the bin link the installer made, as a user's `npx -p @cdas/mock-server cdas-mock` would.
             await start(join(dir, "node_modules/.bin/cdas-mock"), cliArgs, {
               cwd: dir,
               ready: /listening on/,

@@ -99,7 +99,7 @@ function announce(server: MockServer, caFileOption: string | undefined): string 
       `Data: reference date ${server.referenceDate}, today ${server.today}`,
       "",
       "Get a token:",
-      `curl ${caOption}-X POST ${server.url}/v1/token -H 'content-type: application/json' -d '${body}'`,
+      `curl ${caOption}-X POST ${server.url}/v1/token -H 'content-type: application/json; charset=UTF-8' -d '${body}'`,
       "",
     ].join("\n"),
   );
@@ -121,8 +121,8 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  // Ctrl+C, a process manager, a closed terminal: each removes the CA file it wrote.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
 }
 
 main().catch((error: unknown) => {

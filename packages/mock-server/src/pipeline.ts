@@ -169,7 +169,9 @@ function chooseVersion(
   const header = headers[VERSION_HEADER];
   if (header === undefined) return { version: defaultVersion, defaulted: true };
   if (typeof header === "string" && bundles.has(header)) return { version: header };
-  const got = JSON.stringify(String(header)).slice(0, 40);
+  // Echoed only when short: a long value may be a credential sent in the wrong header.
+  const value = String(header);
+  const got = value.length <= 16 ? JSON.stringify(value) : `a value of ${value.length} characters`;
   return {
     version: defaultVersion,
     error: new ApiError(

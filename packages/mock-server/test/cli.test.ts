@@ -10,9 +10,9 @@ const built = existsSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url
 
 describe("cdas-mock", () => {
   // The command runs the built CLI; `turbo run test` builds first.
-  it.skipIf(!built)(
-    "starts, prints a working curl line, and stops on SIGTERM, removing its CA file",
-    async () => {
+  it.skipIf(!built).each(["SIGTERM", "SIGHUP"] as const)(
+    "starts, prints a working curl line, and stops on %s, removing its CA file",
+    async (signal) => {
       const child = spawn(process.execPath, [bin, "--port", "0", "--seed", "7"], {
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -44,7 +44,7 @@ describe("cdas-mock", () => {
         await dispatcher.close();
       } finally {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
+        child.kill(signal);
         expect(await exited).toBe(0);
         expect(existsSync(caFile)).toBe(false);
       }

@@ -26,8 +26,16 @@ describe("version choice", () => {
     for (const value of ["v9", "V2", "2", ""]) {
       const response = await sandbox.call("GET", path, { headers: { "x-platform-version": value } });
       expect(response.status, value).toBe(400);
-      expect((response.body as Json).message).toContain("X-Platform-Version");
+      expect((response.body as Json).message).toBe(
+        `header X-Platform-Version must be one of v1, v2, v3 (got ${JSON.stringify(value)})`,
+      );
     }
+    // A long value (a secret sent in the wrong header?) is not echoed, not even in part.
+    const secret = "sk_sandbox_4be27a1a944652f4b5b31ce679cd79b4";
+    const long = await sandbox.call("GET", path, { headers: { "x-platform-version": secret } });
+    expect((long.body as Json).message).toBe(
+      `header X-Platform-Version must be one of v1, v2, v3 (got a value of ${secret.length} characters)`,
+    );
   });
 
   it("v3 requires the header on the consent and end-user lists when it is the default", async () => {
