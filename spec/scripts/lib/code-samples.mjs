@@ -71,7 +71,9 @@ const TOKEN_BODY = JSON.stringify({ client_id: SANDBOX.clientId, client_secret: 
 export function curlSample(doc, version, { method, path, item, operation }) {
   const args = sampleArguments(doc, item, operation);
   const isTokenCall = path === "/v1/token";
-  const lines = [`# Sandbox: \`npx -p @cdas/mock-server cdas-mock\` (${SANDBOX.url}; it writes its CA to ${SANDBOX.caFile})`];
+  const lines = [
+    `# Sandbox: \`npx -p @cdas/mock-server cdas-mock\` (${SANDBOX.url}; it writes its CA to ${SANDBOX.caFile})`,
+  ];
   if (needsBearer(doc, operation)) {
     lines.push(
       `TOKEN=$(curl -s --cacert ${SANDBOX.caFile} -X POST ${SANDBOX.url}/v1/token \\`,
