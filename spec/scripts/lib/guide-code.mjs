@@ -3,10 +3,12 @@
 // change where a line of code helps get one: the version itself, an envelope, a rename, a field moved
 // into an object, a type that becomes a string, a parameter or error fields that are gone.
 
+import { UNNAMED_KEY } from "./openapi-walk.mjs";
+
 /** A variable name for the objects at a field path: "accounts[].fees[]" -> "fee", "product" -> "product". */
 function variableFor(place) {
   const last = (place ?? "").split(/[.,]\s*/).at(-1) ?? "";
-  const bare = last.replaceAll("[]", "").replace(/^<key>$/, "transaction");
+  const bare = last.replaceAll("[]", "").replace(UNNAMED_KEY, "transaction");
   if (!bare) return "item";
   const camel = bare.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
   return last.endsWith("[]") && camel.endsWith("s") ? camel.replace(/ies$/, "y").replace(/s$/, "") : camel;
@@ -46,8 +48,8 @@ function clauseLines(clause, entry, section, report) {
     case "removed":
       return entry.places.length === 0 && clause.text.includes("error body")
         ? [
-            `- if (isCdasApiError(error) && error.${clause.names.includes("temporary") ? "temporary" : clause.names[0]}) retryLater();`,
-            "+ if (isCdasApiError(error) && error.status >= 500) retryLater(); // decide from the status instead",
+            `- if (error?.${clause.names.includes("temporary") ? "temporary" : clause.names[0]}) retryLater(); // the error body sdk.client returns`,
+            "+ if (response.status >= 500) retryLater(); // decide from the status (a thrown CdasApiError has .status)",
           ]
         : [];
     default:

@@ -1,5 +1,6 @@
 // Renders a migration guide (migration-guide.mjs) as Markdown (dist/changes/<a>-to-<b>.guide.md and
 // `spec:diff --format guide`) and as a page of the docs site.
+import { UNNAMED_KEY } from "./openapi-walk.mjs";
 import { escapeHtml, SITE_CSS, siteHeader } from "./report-format.mjs";
 
 const capitalize = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
@@ -7,7 +8,8 @@ const capitalize = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 function entrySentence(entry) {
   const places = entry.places.map((p) => `\`${p}\``).join(", ");
   const text = places ? `In ${places}: ${entry.text}` : capitalize(entry.text);
-  return `${text}.`;
+  const unnamed = entry.places.some((p) => p.includes(UNNAMED_KEY));
+  return unnamed ? `${text} (\`${UNNAMED_KEY}\`: the interface does not name the list's key).` : `${text}.`;
 }
 
 function sectionTitle(section, code) {

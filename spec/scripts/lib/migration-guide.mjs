@@ -314,7 +314,8 @@ function versionBullet(report, change) {
     clauses: [
       {
         kind: "version",
-        text: `send \`X-Platform-Version: ${report.to.label}\` (was \`${change.before}\`), or pin ${report.to.label} in the console`,
+        // The interface asks clients to send the header while migrating (a console pin cannot be lowered).
+        text: `send \`X-Platform-Version: ${report.to.label}\` on every request (was \`${change.before}\`)`,
       },
     ],
     changes: [change],

@@ -7,6 +7,9 @@ import { followRef, getPointer, HTTP_METHODS, pointerTokens, toPointer } from ".
 // file adds what only the change report needs, with pointers as token lists.
 export { HTTP_METHODS, toPointer };
 
+/** The name a field path gives a list whose key the interface does not name (the detailed banking transactions). */
+export const UNNAMED_KEY = "<list key>";
+
 /** The tokens of a local `$ref` ("#/components/schemas/A" gives ["components", "schemas", "A"]). */
 export function refTokens(ref) {
   return typeof ref === "string" && ref.startsWith("#/") ? pointerTokens(ref) : undefined;
@@ -138,9 +141,9 @@ export function fieldPaths(doc, label, component) {
     for (const [name, child] of Object.entries(node.properties ?? {}))
       visit(child, at ? `${at}.${name}` : name, seen);
     if (node.items) visit(node.items, `${at}[]`, seen);
-    // A list under a key the interface does not name (`<key>`: the detailed banking transactions).
+    // A list under a key the interface does not name (`<list key>`: the detailed banking transactions).
     if (isObject(node.additionalProperties))
-      visit(node.additionalProperties, at ? `${at}.<key>` : "<key>", seen);
+      visit(node.additionalProperties, at ? `${at}.${UNNAMED_KEY}` : UNNAMED_KEY, seen);
     for (const key of ["allOf", "oneOf", "anyOf"]) if (node[key]) visit(node[key], at, seen);
   };
   for (const [status, response] of Object.entries(operation?.responses ?? {})) {
