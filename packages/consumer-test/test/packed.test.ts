@@ -108,7 +108,7 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
         });
         console.log(`${installer} / ${runtime} example:\n${output.split("\n").slice(-3).join("\n")}`);
         expect(output).toMatch(/accounts: [1-9]\d*, transactions: [1-9]\d*/);
-        expect(output).toContain("refused as expected: 400");
+        expect(output).toContain("refused as expected: 400 invalid_field_type: ");
       } finally {
         // cdas-mock closes and exits cleanly on SIGTERM under every runtime.
         expect(await server.stop()).toBe(0);
