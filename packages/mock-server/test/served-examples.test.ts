@@ -1,17 +1,32 @@
 /**
- * Served examples: a request copied from the reference returns the records its examples show. For
- * every 2xx response example of every version, the operation's documented example request is sent to
- * the default seed (every page, following `links.next`), and each record of the example (an object
- * that carries the operation's record key, `RECORD_KEYS`, else `id`) must appear in the answer with
- * every field the example shows at the value it shows: objects are compared as subsets, arrays element
- * by element (by `id` where their elements have one, else by position, with the same length).
+ * Served examples: a request copied from the reference returns the records its examples show, on the
+ * page the example says. For every 2xx response example of every version, the operation's documented
+ * example request is sent to the default seed (every page, following `links.next`), and each record
+ * of the example (an object that carries the operation's record key, `RECORD_KEYS`, else `id`) must
+ * appear in the answer with every field the example shows at the value it shows: objects are compared
+ * as subsets, arrays element by element (by `id` where their elements have one, else by position,
+ * with the same length).
+ *
+ * The records an example shows (their keys, in order) must also be where the example says they are,
+ * the first of these that applies:
+ * - named as a first page (`firstPage`): exactly the records of the first page served, in order, and
+ *   the example's `links` are that page's; named as a last page (`lastPage`): the same for the page
+ *   the walk ends on (the one without `links.next`);
+ * - its summary says it is shortened ("... shortened here to two"): the first records served, as many
+ *   as it shows, in order;
+ * - not paged (named `unpaged`, or its summary says "without paging"): a first page, the whole list;
+ *   its summary says "first page" or "last page": that page;
+ * - it shows `links` (a page in between): exactly the records of the page served with those links;
+ * - otherwise: its records appear in the order they are served (not necessarily next to each other).
+ * Where the operation has alternative requests, the example answers one of them.
  *
  * The documented example request is each parameter's example and the body's example; where a
  * parameter has an example named like the response example, that one is sent for it (the two form a
  * request and response pair: the home-loan products of both families and Origin's plans, which need
- * another request than the default one, have one). Examples whose records
- * carry no key (the token, the detailed transactions' `{}` items, the common identity's `{}` items)
- * are not records.
+ * another request than the default one, have one). The page size has no parameter example: a paged
+ * example gives it in its `links` (`page[size]` or `limit`), and the request is sent with it, as a
+ * reader who follows the example would. Examples whose records carry no key (the token, the detailed
+ * transactions' `{}` items, the common identity's `{}` items) are not records.
  */
 import { deref } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,8 +108,30 @@ interface Request {
   body?: unknown;
 }
 
-/** The documented request a response example answers (one per alternative where there are alternatives). */
-function exampleRequests(version: string, op: Operation, name: string): Request[] {
+/** The paging parameters of an example's links: its page size (`page[size]` or `limit`), if it shows one. */
+function pageSizeOf(value: unknown): [string, string][] {
+  const links = (value as { links?: Record<string, unknown> } | undefined)?.links ?? {};
+  for (const address of Object.values(links)) {
+    if (typeof address !== "string") continue;
+    const search = new URL(address, "https://sandbox.invalid").searchParams;
+    for (const name of ["page[size]", "limit"]) {
+      const size = search.get(name);
+      if (size !== null) return [[name, size]];
+    }
+  }
+  return [];
+}
+
+/**
+ * The documented request a response example answers (one per alternative where there are
+ * alternatives), with the page size its links show.
+ */
+function exampleRequests(
+  version: string,
+  op: Operation,
+  name: string,
+  paging: [string, string][],
+): Request[] {
   const bundle = loadBundle(version);
   let path = op.path;
   const query: [string, string][] = [];
@@ -110,6 +147,11 @@ function exampleRequests(version: string, op: Operation, name: string): Request[
       path = path.replace(`{${parameterName}}`, encodeURIComponent(String(example.value)));
     else if (parameter.in === "query") query.push([parameterName, String(example.value)]);
     else if (parameter.in === "header") headers[parameterName.toLowerCase()] = String(example.value);
+  }
+  for (const [parameterName, value] of paging) {
+    const index = query.findIndex(([n]) => n === parameterName);
+    if (index >= 0) query.splice(index, 1);
+    query.push([parameterName, value]);
   }
   let body: unknown;
   if (op.operation.requestBody) {
@@ -175,27 +217,106 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** Every page of every request, the records of the answers by key. */
-async function servedRecords(
-  version: string,
-  requests: Request[],
-  key: RecordKey,
-): Promise<Map<string, Json>> {
-  const records = new Map<string, Json>();
+/** A page served: the records of the answer by key (in the order served) and its `links`. */
+interface ServedPage {
+  records: Map<string, Json>;
+  links: Json | undefined;
+}
+
+/** Every page of each request (one list per request), following `links.next`. */
+async function servedPages(version: string, requests: Request[], key: RecordKey): Promise<ServedPage[][]> {
+  const answers: ServedPage[][] = [];
   for (const request of requests) {
+    const pages: ServedPage[] = [];
     let address: string | undefined = request.address;
-    for (let pages = 0; address && pages < 1000; pages++) {
+    for (let count = 0; address && count < 1000; count++) {
       const response = await sandbox.call(request.method, address, {
         version,
         body: request.body,
         headers: request.headers,
       });
       expect(response.status, `${address}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
-      recordsOf(response.body, key, records);
-      address = (response.body as { links?: { next?: string } } | undefined)?.links?.next;
+      const links = (response.body as { links?: Json } | undefined)?.links;
+      pages.push({ records: recordsOf(response.body, key), links });
+      address = links?.next as string | undefined;
+    }
+    answers.push(pages);
+  }
+  return answers;
+}
+
+/** Where an example says its records are in the list, by its name or its summary. */
+type Position = "first page" | "last page" | "shortened" | "anywhere";
+
+function positionOf(name: string, summary: string): Position {
+  if (/first ?page/i.test(name)) return "first page";
+  if (/last ?page/i.test(name)) return "last page";
+  if (/\bshortened\b/i.test(summary)) return "shortened";
+  // An answer that is not paged is one page, the whole list.
+  if (/unpaged/i.test(name) || /\bfirst page\b|without paging/i.test(summary)) return "first page";
+  if (/\blast page\b/i.test(summary)) return "last page";
+  return "anywhere";
+}
+
+/** The summary of a 2xx response example of an operation, by name. */
+function summaryOf(version: string, op: Operation, name: string): string {
+  const bundle = loadBundle(version);
+  for (const [status, response] of Object.entries(op.operation.responses as Json)) {
+    if (!status.startsWith("2")) continue;
+    for (const media of Object.values((deref<Json>(bundle, response).content ?? {}) as Json) as Json[]) {
+      const example = (media.examples as Json | undefined)?.[name];
+      if (example !== undefined) return String(deref<Json>(bundle, example).summary ?? "");
     }
   }
-  return records;
+  return "";
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** The links of a page, in one order (`next`, `prev`), to compare. */
+const linksOf = (links: Json | undefined) =>
+  Object.entries(links ?? {}).sort(([a], [b]) => a.localeCompare(b));
+const keysOf = (page: ServedPage | undefined) => [...(page?.records.keys() ?? [])];
+
+/**
+ * Where the records an example shows (their keys, in order) and its links are not where it says in
+ * the pages served for one request, as lines; none when they are.
+ */
+function misplaced(
+  position: Position,
+  shown: string[],
+  links: Json | undefined,
+  pages: ServedPage[],
+): string[] {
+  const samePage = (what: string, page: ServedPage | undefined) => [
+    ...(same(shown, keysOf(page))
+      ? []
+      : [`${what}: shows ${shown.join(", ")}; served ${keysOf(page).join(", ")}`]),
+    ...(same(linksOf(links), linksOf(page?.links))
+      ? []
+      : [`${what}: links ${JSON.stringify(links ?? {})}; served ${JSON.stringify(page?.links ?? {})}`]),
+  ];
+  const all = pages.flatMap(keysOf);
+  switch (position) {
+    case "first page":
+      return samePage("first page", pages[0]);
+    case "last page":
+      return samePage("last page", pages.at(-1));
+    case "shortened":
+      return same(shown, all.slice(0, shown.length))
+        ? []
+        : [`shortened: shows ${shown.join(", ")}; served first ${all.slice(0, shown.length).join(", ")}`];
+    case "anywhere": {
+      if (links && Object.keys(links).length > 0) {
+        const page = pages.find((p) => same(linksOf(links), linksOf(p.links)));
+        return page
+          ? samePage("page", page)
+          : [`page: no page served has the links ${JSON.stringify(links)}`];
+      }
+      const order = shown.filter((id) => all.includes(id));
+      const served = all.filter((id) => order.includes(id));
+      return same(order, served) ? [] : [`order: shows ${order.join(", ")}; served ${served.join(", ")}`];
+    }
+  }
 }
 
 /** The 2xx response examples of a version that show records. */
@@ -215,15 +336,23 @@ describe.each(VERSIONS)("%s: the records of the response examples are served as 
   it("finds records in the examples", () => {
     expect(examples.length).toBeGreaterThan(10);
   });
-  for (const { op, where, name, records } of examples) {
-    it(`${where}: ${[...records.keys()].join(", ")}`, async () => {
-      const requests = exampleRequests(version, op, name);
-      const served = await servedRecords(version, requests, keyOf(op));
+  for (const { op, where, name, value, records } of examples) {
+    const position = positionOf(name, summaryOf(version, op, name));
+    it(`${where} (${position}): ${[...records.keys()].join(", ")}`, async () => {
+      const requests = exampleRequests(version, op, name, pageSizeOf(value));
+      const answers = await servedPages(version, requests, keyOf(op));
+      const served = new Map<string, Json>();
+      for (const page of answers.flat())
+        for (const [id, record] of page.records) if (!served.has(id)) served.set(id, record);
       const found = [...records].flatMap(([id, shown]) => {
         const record = served.get(id);
         if (!record) return [`${id}: not in the answer to ${requests.map((r) => r.address).join(" and ")}`];
         return differences(shown, record, id);
       });
+      // The example answers one of the alternative requests: the one it is in place for.
+      const links = (value as { links?: Json } | undefined)?.links;
+      const places = answers.map((pages) => misplaced(position, [...records.keys()], links, pages));
+      if (!places.some((lines) => lines.length === 0)) found.push(...places.flat());
       const sent = requests.map((r) => r.address).join(" and ");
       expect(found.length, `${where}, sent ${sent}, differs:\n${found.join("\n")}\n`).toBe(0);
     });

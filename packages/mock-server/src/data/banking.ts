@@ -150,8 +150,12 @@ function addLoan(account: Account, rng: Prng, referenceDate: string): void {
   const original = mortgage ? rng.cents(450_000, 900_000) : rng.cents(15_000, 90_000);
   const years = mortgage ? 30 : 5;
   const startDate = addDays(account.creationDate, 14);
+  // An open loan with an instalment to come ends after the reference date: an older one was renewed
+  // for another term (dates compare as YYYY-MM-DD strings).
+  let endDate = addMonths(startDate, years * 12);
+  while (endDate <= referenceDate) endDate = addMonths(endDate, years * 12);
   account.loan = {
-    endDate: addMonths(startDate, years * 12),
+    endDate,
     originalCents: original,
     startDate,
     instalmentCents: Math.round((original / (years * 12)) * 1.45),

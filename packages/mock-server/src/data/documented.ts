@@ -638,8 +638,9 @@ export function documentHoldings(data: DataSet): void {
 /**
  * The first two AGL plans and the first Origin Energy plan, as the plans examples show them: AGL's
  * Value Saver and Solar Savers in effect until the end of the reference date (AEST), and Origin Basic,
- * a dual-fuel plan that ended a year before it (served with `status=all` only). Called before the
- * energy accounts are made, so that none of them is put on the ended plan.
+ * a dual-fuel plan that ended a year before it (served with `status=all` only), listed after Origin
+ * Energy's other plans so that it is the last page of `status=all` (the `originAll` example). Called
+ * before the energy accounts are made, so that none of them is put on the ended plan.
  */
 export function documentPlans(plans: EnergyPlan[], referenceDate: string): void {
   const at = (value: string) => anchoredTime(value, referenceDate);
@@ -697,6 +698,18 @@ export function documentPlans(plans: EnergyPlan[], referenceDate: string): void 
     includedPostcodes: ["2000", "2010", "2060"],
     excludedPostcodes: [],
   } satisfies Partial<EnergyPlan>);
+  moveAfterItsRetailersPlans(plans, "ORI789012MR");
+}
+
+/** Moves a plan after the other plans of its retailer (the order in which the plans are listed). */
+function moveAfterItsRetailersPlans(plans: EnergyPlan[], id: string): void {
+  const plan = byId(plans, id);
+  plans.splice(plans.indexOf(plan), 1);
+  let after = -1;
+  plans.forEach((other, index) => {
+    if (other.institutionId === plan.institutionId) after = index;
+  });
+  plans.splice(after + 1, 0, plan);
 }
 
 /**

@@ -41,7 +41,7 @@ export const DOCUMENTED_IDS: Readonly<Record<string, Readonly<Record<number, str
   pye_cba: { 0: "pye_cba_0051", 4: "pye_cba_0063", 8: "pye_cba_0078" }, // domestic, biller, international
   sp_cba: ["sp_cba_0193", "sp_cba_0207", "sp_cba_0214"], // the person's first scheduled payments
   plan_agl: ["AGL123456MRE4", "AGL654321MRG2"], // the first two plans of AGL
-  plan_origin: ["ORI789012MR"], // the first plan of Origin Energy
+  plan_origin: ["ORI789012MR"], // the first plan made for Origin Energy (documented.ts lists it last)
 };
 
 /** The four newest transactions of the person's everyday account, newest first. */

@@ -140,7 +140,7 @@ export const STREETS: [string, string][] = [
   ["The", "PARADE"],
   ["Wattle", "AVENUE"],
   ["Banksia", "CRESCENT"],
-  ["Lygon", "STREET"],
+  ["Station", "STREET"],
   ["Given", "TERRACE"],
   ["Lonsdale", "STREET"],
 ];
