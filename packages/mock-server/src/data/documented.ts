@@ -705,11 +705,9 @@ export function documentPlans(plans: EnergyPlan[], referenceDate: string): void 
 function moveAfterItsRetailersPlans(plans: EnergyPlan[], id: string): void {
   const plan = byId(plans, id);
   plans.splice(plans.indexOf(plan), 1);
-  let after = -1;
-  plans.forEach((other, index) => {
-    if (other.institutionId === plan.institutionId) after = index;
-  });
-  plans.splice(after + 1, 0, plan);
+  let last = plans.length - 1;
+  while (last >= 0 && plans[last]!.institutionId !== plan.institutionId) last--;
+  plans.splice(last + 1, 0, plan);
 }
 
 /**
