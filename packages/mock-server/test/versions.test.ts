@@ -27,14 +27,14 @@ describe("version choice", () => {
       const response = await sandbox.call("GET", path, { headers: { "x-platform-version": value } });
       expect(response.status, value).toBe(400);
       expect((response.body as Json).message).toBe(
-        `header X-Platform-Version must be one of v1, v2, v3 (got ${JSON.stringify(value)})`,
+        `header X-Platform-Version must be one of ${VERSIONS.join(", ")} (got ${JSON.stringify(value)})`,
       );
     }
     // A long value (a secret sent in the wrong header?) is not echoed, not even in part.
     const secret = "sk_sandbox_4be27a1a944652f4b5b31ce679cd79b4";
     const long = await sandbox.call("GET", path, { headers: { "x-platform-version": secret } });
     expect((long.body as Json).message).toBe(
-      `header X-Platform-Version must be one of v1, v2, v3 (got a value of ${secret.length} characters)`,
+      `header X-Platform-Version must be one of ${VERSIONS.join(", ")} (got a value of ${secret.length} characters)`,
     );
   });
 
