@@ -72,7 +72,10 @@ describe.each(VERSIONS)("%s: ids of the response examples", (version) => {
   });
   for (const [id, where] of ids) {
     it(`${id} (${where}) is served by the default seed`, () => {
-      expect(served.has(id), `${id}, in ${where}, appears in no response`).toBe(true);
+      expect(
+        served.has(id),
+        `${id}, in ${where}, appears in no response (src/data/ids.ts gives an id to a record; spec/README.md, "An example")`,
+      ).toBe(true);
     });
   }
 });

@@ -271,6 +271,10 @@ function summaryOf(version: string, op: Operation, name: string): string {
   return "";
 }
 
+/** Where to mend a difference, said under it. */
+const MENDING =
+  '(a value: src/data/documented.ts sets it for the record; an id: src/data/ids.ts; or the example itself; spec/README.md, "An example")';
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** The links of a page, in one order (`next`, `prev`), to compare. */
 const linksOf = (links: Json | undefined) =>
@@ -354,7 +358,7 @@ describe.each(VERSIONS)("%s: the records of the response examples are served as 
       const places = answers.map((pages) => misplaced(position, [...records.keys()], links, pages));
       if (!places.some((lines) => lines.length === 0)) found.push(...places.flat());
       const sent = requests.map((r) => r.address).join(" and ");
-      expect(found.length, `${where}, sent ${sent}, differs:\n${found.join("\n")}\n`).toBe(0);
+      expect(found.length, `${where}, sent ${sent}, differs:\n${found.join("\n")}\n${MENDING}`).toBe(0);
     });
   }
 });
