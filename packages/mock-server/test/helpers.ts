@@ -383,7 +383,8 @@ export function validRequests(server: MockServer, operationId: string, endUser: 
         { path: "/v1/banking/products" },
       ];
     case "getBankingProduct":
-      return ["transaction", "savings", "card", "svr_home_loan", "term"].map((key) => ({
+      // The business loan is one of the products src/data/variety.ts gives the optional fields.
+      return ["transaction", "savings", "card", "svr_home_loan", "term", "business-loan"].map((key) => ({
         path: `/v1/banking/products/prd_cba_${key}`,
       }));
     case "listBankingTransactions":

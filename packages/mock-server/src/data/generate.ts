@@ -22,6 +22,7 @@ import type { DataSet, EndUser, Institution, Transaction } from "./model.js";
 import { makeEndUsers } from "./people.js";
 import { productsFor } from "./products.js";
 import { BANKS, RETAILERS } from "./reference.js";
+import { addVariety } from "./variety.js";
 
 /** Options of the data set: the seed and the last day the data covers. */
 export interface DataSetOptions {
@@ -70,6 +71,8 @@ export function generateDataSet({ seed, referenceDate }: DataSetOptions): DataSe
   documentIncome(data);
   data.transactions.sort(newestFirst);
   data.incomes = deriveIncomes(data.transactions, data.accounts);
+  // After the documented records: the optional fields generation gives none, on records no example shows.
+  addVariety(data);
   return data;
 }
 

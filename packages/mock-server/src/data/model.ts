@@ -91,6 +91,8 @@ export interface Tier {
   info: string;
   /** `rate_applicability_type` of the tier's condition (v2 on), where it is not BALANCE or LVR. */
   conditionType?: string;
+  /** The tier's page, where it has one (its condition's `additional_info_uri`, empty otherwise). */
+  infoUri?: string;
 }
 
 export interface Rate {
@@ -124,7 +126,13 @@ export interface Discount {
   /** Fixed amount in cents, or null for a rate-based discount. */
   amountCents: number | null;
   rate: string | null;
-  eligibility: { type: string; info: string; value?: string }[];
+  /** What a rate-based discount is a rate of: the fee (the default), the balance, the transaction or the accrued amount. */
+  rateType?: "fee" | "balance" | "transaction" | "accrued";
+  /** `additional_value` (its meaning depends on the type: the balance or deposits it asks for). */
+  additionalValue?: string;
+  info?: string;
+  infoUri?: string;
+  eligibility: { type: string; info: string; value?: string; infoUri?: string }[];
 }
 
 export interface Fee {
@@ -147,6 +155,7 @@ export interface Feature {
   info: string;
   value: string;
   activated: boolean;
+  infoUri?: string;
 }
 
 export interface BankingProduct {
@@ -165,8 +174,8 @@ export interface BankingProduct {
   features: Feature[];
   fees: Fee[];
   rates: Rate[];
-  constraints: { type: string; value: string; info: string }[];
-  eligibility: { type: string; value: string; info: string }[];
+  constraints: { type: string; value: string; info: string; infoUri?: string }[];
+  eligibility: { type: string; value: string; info: string; infoUri?: string }[];
   /** Names of other products in the same bundle. */
   bundleName: string | null;
   summaryFeatures: string[];
@@ -177,13 +186,18 @@ export interface BankingProduct {
     eligibilityUri?: string;
     feesAndPricingUri?: string;
     bundleUri?: string;
+    additionalOverviewUris?: { uri: string; description: string }[];
     additionalTermsUris?: { uri: string; description: string }[];
+    additionalEligibilityUris?: { uri: string; description: string }[];
+    additionalFeesAndPricingUris?: { uri: string; description: string }[];
+    additionalBundleUris?: { uri: string; description: string }[];
   };
   /** The images of the cards issued with the product, where they are not the default (card products). */
   cardArt?: { title: string; imageUri: string }[];
   /** The bundle's description and notes, where they are not the default. */
   bundleDescription?: string;
   bundleInfo?: string;
+  bundleInfoUri?: string;
 }
 
 export interface Account {
@@ -209,6 +223,13 @@ export interface Account {
   /** The form the address is served in (the person's are `paf` unless said here) and its delivery point id. */
   addressForm?: "simple" | "paf";
   dpid?: string;
+  /**
+   * The address in PAF parts, where it has parts beyond a number, a street and a flat (a building, a
+   * level, a number range, a lot or a postal delivery point): served as given, in place of `address`.
+   */
+  paf?: PafAddress;
+  /** The lines of the simple form after the first, where the address needs more than one. */
+  moreAddressLines?: string[];
   /** The account's own terms, where they are not its product's (a package rate, a card's own fees). */
   rates?: Rate[];
   fees?: Fee[];
@@ -228,6 +249,31 @@ export interface Account {
     offsetAccountIds: string[];
   };
   termDeposit?: { lodgementDate: string; maturityDate: string; maturityCents: number; instructions: string };
+}
+
+/** An address in Australia Post PAF parts (the `paf` form of a banking account's address). */
+export interface PafAddress {
+  buildingName1?: string;
+  buildingName2?: string;
+  flatUnitType?: string;
+  flatUnitNumber?: string;
+  floorLevelType?: string;
+  floorLevelNumber?: string;
+  lotNumber?: string;
+  thoroughfareNumber1?: number;
+  thoroughfareNumber1Suffix?: string;
+  thoroughfareNumber2?: number;
+  thoroughfareNumber2Suffix?: string;
+  streetName?: string;
+  streetType?: string;
+  streetSuffix?: string;
+  postalDeliveryType?: string;
+  postalDeliveryNumberPrefix?: string;
+  postalDeliveryNumber?: number;
+  postalDeliveryNumberSuffix?: string;
+  localityName: string;
+  state: string;
+  postcode: string;
 }
 
 export interface Transaction {
@@ -265,15 +311,45 @@ export interface Payee {
   billerName: string | null;
   crn: string | null;
   payId: string | null;
-  international: {
-    country: string;
-    bic: string;
-    accountNumber: string;
-    bankName: string;
-    bankAddress: string;
-  } | null;
+  international:
+    | ({
+        country: string;
+        bic: string;
+        accountNumber: string;
+        bankName: string;
+        bankAddress: string;
+      } & InternationalBankCodes)
+    | null;
   createdDate: string;
 }
+
+/** The codes of a bank abroad beside its BIC, as its country uses them. */
+export interface InternationalBankCodes {
+  fedWireNumber?: string;
+  sortCode?: string;
+  chipNumber?: string;
+  routingNumber?: string;
+  legalEntityIdentifier?: string;
+}
+
+/**
+ * Where a scheduled payment goes when it is not a saved payee: another account of the end user, a
+ * digital wallet, a card, or a bank account abroad given in full.
+ */
+export type PaymentDestination =
+  | { form: "accountId"; accountId: string }
+  | { form: "digitalWallet"; identifier: string; name: string; provider: string; type: string }
+  | { form: "card"; cardNumber: string }
+  | {
+      form: "international";
+      name: string;
+      country: string;
+      accountNumber: string;
+      bic: string;
+      bankName: string;
+      bankAddress: string;
+      codes: InternationalBankCodes;
+    };
 
 export interface ScheduledPayment {
   id: string;
@@ -297,6 +373,10 @@ export interface ScheduledPayment {
   lastWeekDay?: number;
   /** `AFTER` unless the schedule says. */
   nonBusinessDayTreatment?: "AFTER" | "BEFORE" | "ON" | "ONLY";
+  /** Paid when this event occurs (`event_based`), instead of on a schedule. */
+  event?: string;
+  /** The destination, where it is not the payee `payeeId` (which the payment then has none of). */
+  destination?: PaymentDestination;
   status: "ACTIVE";
 }
 

@@ -20,7 +20,10 @@ import type {
   Fee,
   Income,
   Institution,
+  InternationalBankCodes,
+  PafAddress,
   Payee,
+  PaymentDestination,
   Rate,
   ScheduledPayment,
   ServicePoint,
@@ -281,7 +284,7 @@ export function endUserView(endUser: EndUser): Json {
 // ---- Detailed banking family --------------------------------------------------------------------
 
 function tierView(tier: Tier, shape: ResponseShape): Json {
-  const condition = { additional_info: tier.info, additional_info_uri: "" };
+  const condition = { additional_info: tier.info, additional_info_uri: tier.infoUri ?? "" };
   const bound = (value: number) => (shape.tierBounds === "number" ? value : String(value));
   return compact({
     name: tier.name,
@@ -290,6 +293,7 @@ function tierView(tier: Tier, shape: ResponseShape): Json {
     minimum_value: bound(tier.minimum),
     maximum_value: tier.maximum === null ? null : bound(tier.maximum),
     additional_info: tier.info,
+    additional_info_uri: tier.infoUri,
     applicability_conditions:
       shape.applicabilityConditions === "object"
         ? condition
@@ -347,6 +351,9 @@ const RATE_KEY = {
   accrued: "accrued_rate",
 } as const;
 
+/** The v1 field of a rate-based discount, by what it is a rate of. */
+const DISCOUNT_RATE_KEY = { ...RATE_KEY, fee: "fee_rate" } as const;
+
 export function feeView(fee: Fee, shape: ResponseShape): Json {
   const base: Json = {
     name: fee.name,
@@ -357,22 +364,31 @@ export function feeView(fee: Fee, shape: ResponseShape): Json {
   };
   if (fee.additionalValue !== undefined) base.additional_value = fee.additionalValue;
   const discounts = fee.discounts.map((discount) => {
-    const view: Json = {
+    const view: Json = compact({
       description: discount.description,
       discount_type: discount.discountType,
+      additional_value: discount.additionalValue,
+      additional_info: discount.info,
+      additional_info_uri: discount.infoUri,
       eligibility: discount.eligibility.map((e) =>
-        compact({ discount_eligibility_type: e.type, additional_value: e.value, additional_info: e.info }),
+        compact({
+          discount_eligibility_type: e.type,
+          additional_value: e.value,
+          additional_info: e.info,
+          additional_info_uri: e.infoUri,
+        }),
       ),
-    };
+    });
+    const rateType = discount.rateType ?? "fee";
     if (shape.feeForm === "flat") {
       if (discount.amountCents !== null) view.amount = money(discount.amountCents);
-      if (discount.rate !== null) view.fee_rate = discount.rate;
+      if (discount.rate !== null) view[DISCOUNT_RATE_KEY[rateType]] = discount.rate;
     } else if (discount.amountCents !== null) {
       view.discount_method_u_type = "fixedAmount";
       view.fixed_amount = { amount: money(discount.amountCents) };
     } else {
       view.discount_method_u_type = "rateBased";
-      view.rate_based = { rate: discount.rate, rate_type: "FEE" };
+      view.rate_based = { rate: discount.rate, rate_type: rateType.toUpperCase() };
     }
     return view;
   });
@@ -397,6 +413,7 @@ function featureView(feature: Feature, shape: ResponseShape, withActivation: boo
     additional_info: feature.info,
     additional_value: feature.value,
   };
+  if (feature.infoUri !== undefined) view.additional_info_uri = feature.infoUri;
   if (!withActivation) return view;
   // v2 on: the interface shows one value, `ACTIVATED`, and not the others. Another value would be
   // invented, and `ACTIVATED` on a feature that is not would be false, so such a feature has no
@@ -406,7 +423,37 @@ function featureView(feature: Feature, shape: ResponseShape, withActivation: boo
   return view;
 }
 
-function bankingAddress(address: Address, name: string, paf: boolean, dpid?: string): Json {
+/** An address given in PAF parts (`Account.paf`), in the served form. */
+function pafView(paf: PafAddress, dpid?: string): Json {
+  return compact({
+    building_name_1: paf.buildingName1,
+    building_name_2: paf.buildingName2,
+    flat_unit_type: paf.flatUnitType,
+    flat_unit_number: paf.flatUnitNumber,
+    floor_level_type: paf.floorLevelType,
+    floor_level_number: paf.floorLevelNumber,
+    lot_number: paf.lotNumber,
+    thoroughfare_number1: paf.thoroughfareNumber1,
+    thoroughfare_number1_suffix: paf.thoroughfareNumber1Suffix,
+    thoroughfare_number2: paf.thoroughfareNumber2,
+    thoroughfare_number2_suffix: paf.thoroughfareNumber2Suffix,
+    street_name: paf.streetName,
+    street_type: paf.streetType,
+    street_suffix: paf.streetSuffix,
+    postal_delivery_type: paf.postalDeliveryType,
+    postal_delivery_number_prefix: paf.postalDeliveryNumberPrefix,
+    postal_delivery_number: paf.postalDeliveryNumber,
+    postal_delivery_number_suffix: paf.postalDeliveryNumberSuffix,
+    locality_name: paf.localityName,
+    postcode: paf.postcode,
+    state: paf.state,
+    dpid,
+  });
+}
+
+function bankingAddress(account: Account, name: string, paf: boolean): Json {
+  const { address, dpid } = account;
+  if (account.paf) return { address_u_type: "paf", paf: pafView(account.paf, dpid) };
   if (paf) {
     return {
       address_u_type: "paf",
@@ -423,16 +470,19 @@ function bankingAddress(address: Address, name: string, paf: boolean, dpid?: str
       }),
     };
   }
+  const [line2, line3] = account.moreAddressLines ?? [];
   return {
     address_u_type: "simple",
-    simple: {
+    simple: compact({
       mailing_name: name,
       address_line1: streetLine(address),
+      address_line2: line2,
+      address_line3: line3,
       city: address.suburb,
       state: address.state,
       postcode: address.postcode,
       country: address.country,
-    },
+    }),
   };
 }
 
@@ -462,7 +512,7 @@ export function bankingAccountView(
     product_category: account.category,
     creation_date: account.creationDate,
     is_owned: account.isOwned,
-    addresses: [bankingAddress(account.address, owner.name, paf, account.dpid)],
+    addresses: [bankingAddress(account, owner.name, paf)],
     deposit_rates: deposit.map((r) => rateView(r, shape)),
     lending_rates: lending.map((r) => rateView(r, shape)),
     features: (account.features ?? product.features).map((f) => featureView(f, shape, true)),
@@ -541,13 +591,62 @@ const INTERVALS: Record<string, string> = {
   ANNUALLY: "P1Y",
 };
 
+/** The codes of a bank abroad beside its BIC, in the served form. */
+function bankCodes(codes: InternationalBankCodes): Json {
+  return compact({
+    fed_wire_number: codes.fedWireNumber,
+    sort_code: codes.sortCode,
+    chip_number: codes.chipNumber,
+    routing_number: codes.routingNumber,
+    legal_entity_identifier: codes.legalEntityIdentifier,
+  });
+}
+
+/** The `to` of a payment that goes elsewhere than to a saved payee (`ScheduledPayment.destination`). */
+function destinationView(destination: PaymentDestination, to: Json): Json {
+  switch (destination.form) {
+    case "accountId":
+      return { ...to, to_utype: "accountId", account_id: destination.accountId };
+    case "digitalWallet": {
+      const { identifier, name, provider, type } = destination;
+      return { ...to, to_utype: "digitalWallet", digital_wallet: { identifier, name, provider, type } };
+    }
+    case "card":
+      return {
+        ...to,
+        to_utype: "domestic",
+        domestic: { payee_account_u_type: "card", card: { card_number: destination.cardNumber } },
+      };
+    case "international":
+      return {
+        ...to,
+        to_utype: "international",
+        international: {
+          beneficiary_details: { name: destination.name, country: destination.country },
+          bank_details: {
+            country: destination.country,
+            account_number: destination.accountNumber,
+            bank_address: { name: destination.bankName, address: destination.bankAddress },
+            beneficiary_bank_bic: destination.bic,
+            ...bankCodes(destination.codes),
+          },
+        },
+      };
+  }
+}
+
 export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Payee | undefined): Json {
-  const to: Json = {
+  let to: Json = {
     payee_id: payment.payeeId,
     nickname: payee?.nickname ?? payment.nickname,
     payee_reference: payment.payeeReference,
   };
-  if (payee?.type === "BILLER") {
+  if (payment.destination) {
+    to = destinationView(payment.destination, {
+      nickname: payment.nickname,
+      payee_reference: payment.payeeReference,
+    });
+  } else if (payee?.type === "BILLER") {
     to.to_utype = "biller";
     to.biller = { biller_code: payee.billerCode, biller_name: payee.billerName, crn: payee.crn };
   } else if (payee?.type === "INTERNATIONAL" && payee.international) {
@@ -563,6 +662,7 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
         account_number: payee.international.accountNumber,
         bank_address: { name: payee.international.bankName, address: payee.international.bankAddress },
         beneficiary_bank_bic: payee.international.bic,
+        ...bankCodes(payee.international),
       },
     };
   } else {
@@ -582,7 +682,10 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
         };
   }
   const recurrence: Json = { next_payment_date: payment.nextPaymentDate };
-  if (payment.frequency === "ONE_OFF") {
+  if (payment.event !== undefined) {
+    recurrence.recurrence_utype = "eventBased";
+    recurrence.event_based = { description: payment.event };
+  } else if (payment.frequency === "ONE_OFF") {
     recurrence.recurrence_utype = "onceOff";
     recurrence.once_off = { payment_date: payment.nextPaymentDate };
   } else if (payment.lastWeekDay !== undefined) {
@@ -622,6 +725,10 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   };
 }
 
+function morePages(pages: { uri: string; description: string }[] | undefined): Json[] | undefined {
+  return pages?.map((page) => ({ additional_info_uri: page.uri, description: page.description }));
+}
+
 function documentedProductPages(pages: NonNullable<BankingProduct["additionalInformation"]>): Json {
   return compact({
     overview_uri: pages.overviewUri,
@@ -629,10 +736,11 @@ function documentedProductPages(pages: NonNullable<BankingProduct["additionalInf
     eligibility_uri: pages.eligibilityUri,
     fees_and_pricing_uri: pages.feesAndPricingUri,
     bundle_uri: pages.bundleUri,
-    additional_terms_uris: pages.additionalTermsUris?.map((page) => ({
-      additional_info_uri: page.uri,
-      description: page.description,
-    })),
+    additional_overview_uris: morePages(pages.additionalOverviewUris),
+    additional_terms_uris: morePages(pages.additionalTermsUris),
+    additional_eligibility_uris: morePages(pages.additionalEligibilityUris),
+    additional_fees_and_pricing_uris: morePages(pages.additionalFeesAndPricingUris),
+    additional_bundle_uris: morePages(pages.additionalBundleUris),
   });
 }
 
@@ -688,20 +796,27 @@ export function bankingProductDetailView(
             name: product.bundleName,
             description: product.bundleDescription ?? `${product.bundleName} bundle`,
             additional_info: product.bundleInfo,
+            additional_info_uri: product.bundleInfoUri,
             product_ids: bundleMates.map((p) => p.id),
           }),
         ]
       : [],
-    constraints: product.constraints.map((c) => ({
-      constraint_type: c.type,
-      additional_value: c.value,
-      additional_info: c.info,
-    })),
-    eligibility: product.eligibility.map((e) => ({
-      eligibility_type: e.type,
-      additional_value: e.value,
-      additional_info: e.info,
-    })),
+    constraints: product.constraints.map((c) =>
+      compact({
+        constraint_type: c.type,
+        additional_value: c.value,
+        additional_info: c.info,
+        additional_info_uri: c.infoUri,
+      }),
+    ),
+    eligibility: product.eligibility.map((e) =>
+      compact({
+        eligibility_type: e.type,
+        additional_value: e.value,
+        additional_info: e.info,
+        additional_info_uri: e.infoUri,
+      }),
+    ),
     features: product.features.map((f) => featureView(f, shape, false)),
     fees: product.fees.map((f) => feeView(f, shape)),
   };
