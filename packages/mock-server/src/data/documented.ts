@@ -107,9 +107,10 @@ export function documentEndUsers(endUsers: EndUser[]): void {
   });
 }
 
-function byId<T extends { id: string }>(records: T[], id: string): T {
+/** The record with this id; a record the documents or the variety name is always made (else a bug). */
+export function byId<T extends { id: string }>(records: T[], id: string): T {
   const record = records.find((r) => r.id === id);
-  if (!record) throw new Error(`documented record ${id} was not made`);
+  if (!record) throw new Error(`record ${id} was not made`);
   return record;
 }
 

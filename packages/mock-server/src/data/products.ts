@@ -4,6 +4,10 @@ import type { Prng } from "../prng.js";
 import type { BankingProduct } from "./model.js";
 import { type Bank, templates } from "./product-templates.js";
 
+/** A catalogue product's bank site: its `applicationUri` before `/apply/` (the product's default pages live there). */
+export const productSite = (product: BankingProduct): string =>
+  product.applicationUri.replace(/\/apply\/.*$/, "");
+
 /** The catalogue of one bank. Ids are stable: `prd_<brand>_<key>`. */
 export function productsFor(bank: Bank, referenceDate: string, rng: Prng): BankingProduct[] {
   return templates(bank, rng).map((template) => ({

@@ -17,7 +17,10 @@
  * - The person's Macquarie savings account (acc_mqg_6630, in no example): its own rates and
  *   features, with pages.
  */
-import type { Account, BankingProduct, DataSet, Fee, PafAddress, Rate } from "./model.js";
+import { byId } from "./documented.js";
+import type { Account, BankingProduct, DataSet, PafAddress, Rate } from "./model.js";
+import { fee, rateOf } from "./product-templates.js";
+import { productSite } from "./products.js";
 
 /** Sets the variety on the data set (after documented.ts). */
 export function addVariety(data: DataSet): void {
@@ -35,15 +38,9 @@ export function addVariety(data: DataSet): void {
   varyPersonSavings(data);
 }
 
-/** The bank's site, as the product's default pages use it (views.ts). */
-const siteOf = (product: BankingProduct): string => product.applicationUri.replace(/\/apply\/.*$/, "");
-const byId = (products: BankingProduct[], id: string): BankingProduct | undefined =>
-  products.find((p) => p.id === id);
-
 function varySavings(products: BankingProduct[]): void {
   const savings = byId(products, "prd_cba_savings");
-  if (!savings) return;
-  const site = siteOf(savings);
+  const site = productSite(savings);
   const page = (path: string, description: string) => ({ uri: `${site}/${path}`, description });
   savings.additionalInformation = {
     overviewUri: `${site}/products/${savings.id}`,
@@ -76,8 +73,7 @@ function varySavings(products: BankingProduct[]): void {
 
 function varyTermDeposit(products: BankingProduct[], referenceDate: string): void {
   const term = byId(products, "prd_cba_term");
-  if (!term) return;
-  const site = siteOf(term);
+  const site = productSite(term);
   // Offered until the end of the year after the reference date (after `effective_from`).
   term.effectiveTo = `${Number(referenceDate.slice(0, 4)) + 1}-12-31T23:59:59Z`;
   term.rates = term.rates.map((rate) =>
@@ -90,15 +86,9 @@ function varyTermDeposit(products: BankingProduct[], referenceDate: string): voi
 
 /** A business loan with a tiered fixed rate and fees of every method, each with a discount. */
 function varyBusinessLoan(product: BankingProduct): void {
-  const site = siteOf(product);
+  const site = productSite(product);
   const pricing = `${site}/fees/${product.id}`;
-  const fixed: Rate = {
-    kind: "lending",
-    rateType: "FIXED",
-    rate: "0.0745",
-    calculationFrequency: "P1D",
-    applicationFrequency: "P1M",
-    applicationType: "PERIODIC",
+  const fixed: Rate = rateOf("lending", "FIXED", "0.0745", {
     info: "Fixed for three years, then the business variable rate",
     infoUri: `${site}/business/loans/fixed-rate`,
     condition: "Secured by residential or commercial property",
@@ -123,15 +113,6 @@ function varyBusinessLoan(product: BankingProduct): void {
       },
     ],
     additionalValue: "P3Y",
-  };
-  const fee = (fields: Partial<Fee> & Pick<Fee, "name" | "feeType" | "info">): Fee => ({
-    amountCents: null,
-    rate: null,
-    rateType: null,
-    accrualFrequency: null,
-    infoUri: pricing,
-    discounts: [],
-    ...fields,
   });
   const turnover = {
     type: "MIN_TURNOVER",
@@ -161,9 +142,8 @@ function varyBusinessLoan(product: BankingProduct): void {
         ]
       : []),
     ...others,
-    fee({
-      name: "Line fee",
-      feeType: "VARIABLE",
+    fee("Line fee", "VARIABLE", null, {
+      infoUri: pricing,
       rate: "0.0070",
       rateType: "accrued",
       accrualFrequency: "P1D",
@@ -180,9 +160,8 @@ function varyBusinessLoan(product: BankingProduct): void {
         },
       ],
     }),
-    fee({
-      name: "Drawdown fee",
-      feeType: "TRANSACTION",
+    fee("Drawdown fee", "TRANSACTION", null, {
+      infoUri: pricing,
       rate: "0.0010",
       rateType: "transaction",
       info: "0.10% of each drawdown",
@@ -198,9 +177,8 @@ function varyBusinessLoan(product: BankingProduct): void {
         },
       ],
     }),
-    fee({
-      name: "Unused limit fee",
-      feeType: "VARIABLE",
+    fee("Unused limit fee", "VARIABLE", null, {
+      infoUri: pricing,
       rate: "0.0050",
       rateType: "balance",
       info: "0.50% a year of the undrawn part of the limit",
@@ -215,10 +193,8 @@ function varyBusinessLoan(product: BankingProduct): void {
         },
       ],
     }),
-    fee({
-      name: "Annual review fee",
-      feeType: "PERIODIC",
-      amountCents: 25_000,
+    fee("Annual review fee", "PERIODIC", 25_000, {
+      infoUri: pricing,
       info: "Charged on each anniversary of the loan",
       additionalValue: "P1Y",
     }),
@@ -364,10 +340,9 @@ function varyPayments(data: DataSet, accounts: Account[]): void {
 
 /** The person's Macquarie savings account: its own rates (tier pages) and features (pages). */
 function varyPersonSavings(data: DataSet): void {
-  const account = data.accounts.find((a) => a.id === "acc_mqg_6630");
-  const product = data.products.find((p) => p.id === account?.productId);
-  if (!account || !product) return;
-  const site = siteOf(product);
+  const account = byId(data.accounts, "acc_mqg_6630");
+  const product = byId(data.products, account.productId);
+  const site = productSite(product);
   account.rates = (account.rates ?? product.rates).map((rate) => ({
     ...rate,
     tiers: rate.tiers.map((tier) => ({ ...tier, infoUri: `${site}/savings/rates#tiers` })),

@@ -31,6 +31,7 @@ import type {
   Transaction,
 } from "./model.js";
 import { streetLine } from "./people.js";
+import { productSite } from "./products.js";
 import type { ResponseShape } from "./shapes.js";
 
 type Json = Record<string, unknown>;
@@ -745,7 +746,7 @@ function documentedProductPages(pages: NonNullable<BankingProduct["additionalInf
 }
 
 export function bankingProductView(product: BankingProduct): Json {
-  const site = product.applicationUri.replace(/\/apply\/.*$/, "");
+  const site = productSite(product);
   return compact({
     product_id: product.id,
     name: product.name,
