@@ -311,16 +311,17 @@ export interface Payee {
   billerName: string | null;
   crn: string | null;
   payId: string | null;
-  international:
-    | ({
-        country: string;
-        bic: string;
-        accountNumber: string;
-        bankName: string;
-        bankAddress: string;
-      } & InternationalBankCodes)
-    | null;
+  international: InternationalAccount | null;
   createdDate: string;
+}
+
+/** A bank account abroad: its country, bank and BIC, and the codes the country uses beside the BIC. */
+export interface InternationalAccount extends InternationalBankCodes {
+  country: string;
+  bic: string;
+  accountNumber: string;
+  bankName: string;
+  bankAddress: string;
 }
 
 /** The codes of a bank abroad beside its BIC, as its country uses them. */
@@ -340,16 +341,7 @@ export type PaymentDestination =
   | { form: "accountId"; accountId: string }
   | { form: "digitalWallet"; identifier: string; name: string; provider: string; type: string }
   | { form: "card"; cardNumber: string }
-  | {
-      form: "international";
-      name: string;
-      country: string;
-      accountNumber: string;
-      bic: string;
-      bankName: string;
-      bankAddress: string;
-      codes: InternationalBankCodes;
-    };
+  | { form: "international"; name: string; account: InternationalAccount };
 
 export interface ScheduledPayment {
   id: string;

@@ -307,12 +307,12 @@ function varyPayments(data: DataSet, accounts: Account[]): void {
       destination: {
         form: "international",
         name: "Pacific Timber Imports Inc",
-        country: "USA",
-        accountNumber: "483101090345",
-        bic: "CHASUS33",
-        bankName: "JPMorgan Chase Bank, N.A.",
-        bankAddress: "383 Madison Avenue, New York NY 10179",
-        codes: {
+        account: {
+          country: "USA",
+          accountNumber: "483101090345",
+          bic: "CHASUS33",
+          bankName: "JPMorgan Chase Bank, N.A.",
+          bankAddress: "383 Madison Avenue, New York NY 10179",
           routingNumber: "021000021",
           fedWireNumber: "021000021",
           chipNumber: "0002",
@@ -327,12 +327,15 @@ function varyPayments(data: DataSet, accounts: Account[]): void {
       destination: {
         form: "international",
         name: "Thames Joinery Ltd",
-        country: "GBR",
-        accountNumber: "31926819",
-        bic: "BUKBGB22",
-        bankName: "Barclays Bank UK PLC",
-        bankAddress: "1 Churchill Place, London E14 5HP",
-        codes: { sortCode: "20-00-00", legalEntityIdentifier: "213800LBQA1Y9L22JB70" },
+        account: {
+          country: "GBR",
+          accountNumber: "31926819",
+          bic: "BUKBGB22",
+          bankName: "Barclays Bank UK PLC",
+          bankAddress: "1 Churchill Place, London E14 5HP",
+          sortCode: "20-00-00",
+          legalEntityIdentifier: "213800LBQA1Y9L22JB70",
+        },
       },
     });
   }

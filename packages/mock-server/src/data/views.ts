@@ -20,7 +20,7 @@ import type {
   Fee,
   Income,
   Institution,
-  InternationalBankCodes,
+  InternationalAccount,
   PafAddress,
   Payee,
   PaymentDestination,
@@ -592,15 +592,22 @@ const INTERVALS: Record<string, string> = {
   ANNUALLY: "P1Y",
 };
 
-/** The codes of a bank abroad beside its BIC, in the served form. */
-function bankCodes(codes: InternationalBankCodes): Json {
-  return compact({
-    fed_wire_number: codes.fedWireNumber,
-    sort_code: codes.sortCode,
-    chip_number: codes.chipNumber,
-    routing_number: codes.routingNumber,
-    legal_entity_identifier: codes.legalEntityIdentifier,
-  });
+/** A payment's `international` object: the beneficiary and their bank account abroad. */
+function internationalView(name: string | null, account: InternationalAccount, message?: string): Json {
+  return {
+    beneficiary_details: compact({ name, country: account.country, message }),
+    bank_details: compact({
+      country: account.country,
+      account_number: account.accountNumber,
+      bank_address: { name: account.bankName, address: account.bankAddress },
+      beneficiary_bank_bic: account.bic,
+      fed_wire_number: account.fedWireNumber,
+      sort_code: account.sortCode,
+      chip_number: account.chipNumber,
+      routing_number: account.routingNumber,
+      legal_entity_identifier: account.legalEntityIdentifier,
+    }),
+  };
 }
 
 /** The `to` of a payment that goes elsewhere than to a saved payee (`ScheduledPayment.destination`). */
@@ -622,16 +629,7 @@ function destinationView(destination: PaymentDestination, to: Json): Json {
       return {
         ...to,
         to_utype: "international",
-        international: {
-          beneficiary_details: { name: destination.name, country: destination.country },
-          bank_details: {
-            country: destination.country,
-            account_number: destination.accountNumber,
-            bank_address: { name: destination.bankName, address: destination.bankAddress },
-            beneficiary_bank_bic: destination.bic,
-            ...bankCodes(destination.codes),
-          },
-        },
+        international: internationalView(destination.name, destination.account),
       };
   }
 }
@@ -652,20 +650,7 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
     to.biller = { biller_code: payee.billerCode, biller_name: payee.billerName, crn: payee.crn };
   } else if (payee?.type === "INTERNATIONAL" && payee.international) {
     to.to_utype = "international";
-    to.international = {
-      beneficiary_details: {
-        name: payee.accountName,
-        country: payee.international.country,
-        message: payment.payeeReference,
-      },
-      bank_details: {
-        country: payee.international.country,
-        account_number: payee.international.accountNumber,
-        bank_address: { name: payee.international.bankName, address: payee.international.bankAddress },
-        beneficiary_bank_bic: payee.international.bic,
-        ...bankCodes(payee.international),
-      },
-    };
+    to.international = internationalView(payee.accountName, payee.international, payment.payeeReference);
   } else {
     to.to_utype = "domestic";
     to.domestic = payee?.payId
