@@ -158,6 +158,12 @@ export interface Feature {
   infoUri?: string;
 }
 
+/** A further page about a product (an item of its `additional_*_uris`). */
+export interface ProductPage {
+  uri: string;
+  description: string;
+}
+
 export interface BankingProduct {
   id: string;
   institutionId: string;
@@ -186,11 +192,11 @@ export interface BankingProduct {
     eligibilityUri?: string;
     feesAndPricingUri?: string;
     bundleUri?: string;
-    additionalOverviewUris?: { uri: string; description: string }[];
-    additionalTermsUris?: { uri: string; description: string }[];
-    additionalEligibilityUris?: { uri: string; description: string }[];
-    additionalFeesAndPricingUris?: { uri: string; description: string }[];
-    additionalBundleUris?: { uri: string; description: string }[];
+    additionalOverviewUris?: ProductPage[];
+    additionalTermsUris?: ProductPage[];
+    additionalEligibilityUris?: ProductPage[];
+    additionalFeesAndPricingUris?: ProductPage[];
+    additionalBundleUris?: ProductPage[];
   };
   /** The images of the cards issued with the product, where they are not the default (card products). */
   cardArt?: { title: string; imageUri: string }[];

@@ -24,6 +24,7 @@ import type {
   PafAddress,
   Payee,
   PaymentDestination,
+  ProductPage,
   Rate,
   ScheduledPayment,
   ServicePoint,
@@ -711,7 +712,7 @@ export function bankingScheduledPaymentView(payment: ScheduledPayment, payee: Pa
   };
 }
 
-function morePages(pages: { uri: string; description: string }[] | undefined): Json[] | undefined {
+function morePages(pages: ProductPage[] | undefined): Json[] | undefined {
   return pages?.map((page) => ({ additional_info_uri: page.uri, description: page.description }));
 }
 
