@@ -1,4 +1,7 @@
-// Redocly plugin: the project's own lint rules and the bundle-time decorator that pins the version header.
+// Redocly plugin: the project's own lint rules and the bundle-time decorators (the version header pinned,
+// the description every version shares).
+import { readFileSync } from "node:fs";
+
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const VERSION_HEADER = "x-platform-version";
 
@@ -130,6 +133,25 @@ function PinVersionHeader({ version }) {
   };
 }
 
+/** The part of `info.description` every version shares, written once. */
+const SHARED_INFO_DESCRIPTION = new URL("../shared/info-description.md", import.meta.url);
+
+/**
+ * Bundle-time: `info.description` is the version's own first paragraph, then shared/info-description.md,
+ * then the rest of the version's own (what it changes).
+ */
+function SharedInfoDescription() {
+  const shared = readFileSync(SHARED_INFO_DESCRIPTION, "utf8").trim();
+  return {
+    Info: {
+      leave(info) {
+        const [first, ...rest] = (info.description ?? "").trim().split(/\n\s*\n/);
+        info.description = `${[first, shared, ...rest].join("\n\n")}\n`;
+      },
+    },
+  };
+}
+
 export default function cdasPlugin() {
   return {
     id: "cdas",
@@ -141,7 +163,7 @@ export default function cdasPlugin() {
       },
     },
     decorators: {
-      oas3: { "pin-version-header": PinVersionHeader },
+      oas3: { "pin-version-header": PinVersionHeader, "shared-info-description": SharedInfoDescription },
     },
   };
 }

@@ -67,9 +67,12 @@ export function readRegistry(folder) {
   try {
     text = readFileSync(file, "utf8");
   } catch (cause) {
-    throw new Error(`No version registry at ${file}: build @cdas/spec (pnpm --filter @cdas/spec build)`, {
-      cause,
-    });
+    // Only a missing file means an unbuilt package; any other failure (Deno without --allow-read) is said as it is.
+    const why =
+      cause?.code === "ENOENT"
+        ? "build @cdas/spec (pnpm --filter @cdas/spec build)"
+        : `${cause?.message ?? cause} (under Deno, run with --allow-read)`;
+    throw new Error(`Cannot read the version registry at ${file}: ${why}`, { cause });
   }
   return parseRegistry(JSON.parse(text), file);
 }

@@ -105,12 +105,6 @@ const JUSTIFIED: Record<string, string> = {
   "schemas/Income.confidence maximum=1": "Income: `confidence` number, 0 to 1",
   "parameters/PageSize maximum=1000":
     "`page[size]` (integer, capped at 1000); Limits: `page[size]` maximum 1000, all cursor-paged lists",
-  "parameters/PageSize minimum=1":
-    "Not stated (the interface gives no minimum): a page of zero items has no meaning, and the sandbox refuses `page[size]=0`",
-  "parameters/Limit minimum=1":
-    "Not stated (the interface gives no minimum): a page of zero items has no meaning, and the sandbox refuses `limit=0`",
-  "parameters/Offset minimum=0":
-    "Not stated (the interface gives no minimum): a negative offset has no meaning, and the sandbox refuses `offset=-1`",
 
   // Required parameters and bodies.
   "parameters/EndUserId required=true": "Most data reads: `end_user_id` (required)",

@@ -9,6 +9,7 @@ type Change = {
   class: "breaking" | "non-breaking" | "annotation";
   action: string;
   pointer: string;
+  pointerScope: "document" | "dereferenced operation";
   operations: string[];
   before?: unknown;
   after?: unknown;
@@ -382,4 +383,27 @@ describe("v2 to v3, counted once and said in words", () => {
     });
     expect(paging("style")).toMatchObject({ summary: "paging style: `none` → `cursor` (x-cdas-pagination)" });
   });
+});
+
+describe("pointers", () => {
+  /** The node a JSON pointer names in a document, undefined when it names none. */
+  const at = (doc: unknown, pointer: string) =>
+    pointer
+      .split("/")
+      .slice(1)
+      .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
+
+  it.each(Object.keys(reports) as (keyof typeof reports)[])(
+    "%s: every pointer into the document names a place in the older or the newer bundle",
+    (name) => {
+      const [from, to] = name.split("-to-") as [string, string];
+      const inDocument = reports[name].changes.filter((c) => c.pointerScope === "document");
+      expect(inDocument.length).toBeGreaterThan(0);
+      const dangling = inDocument
+        .filter((c) => at(docs[from], c.pointer) === undefined && at(docs[to], c.pointer) === undefined)
+        .map((c) => c.pointer);
+      expect(dangling).toEqual([]);
+    },
+  );
 });

@@ -175,7 +175,7 @@ describe("reshaped containers (a field that becomes an array, or stops being one
   );
 
   it.each(["v1-to-v2", "v1-to-v3"] as const)(
-    "%s: a field that moves into a new object beside it is said as moved, with its code; new objects show their fields",
+    "%s: a field that moves into a new object beside it is said as moved, with its code; new and renamed objects show their fields",
     (pair) => {
       const entries = entriesOf(GUIDES[pair]);
       const fees = entries.find((e) => e.places.includes("accounts[].fees[]"));
@@ -186,6 +186,10 @@ describe("reshaped containers (a field that becomes an array, or stops being one
       expect(fees!.text).not.toMatch(/`amount`[^;]* gone/);
       const extended = entries.find((e) => e.places.some((p) => p.endsWith("extended_data")));
       expect(extended!.text).toContain("`service` is now `npp_payload.service`");
+      // The renamed object holds fields the old one did not: they are shown.
+      expect(extended!.text).toContain(
+        "`nppPayload` is now `npp_payload` `{extended_description, service, service_version}`",
+      );
       expect(extended!.text).toContain("`x2p101_payload` is gone");
       const markdown = formatGuideMarkdown(GUIDES[pair] as never);
       expect(markdown).toContain("+ fee.fixed_amount?.amount");

@@ -523,6 +523,33 @@ describe("Events", () => {
   });
 });
 
+describe("Named but not shown", () => {
+  // Transcribed from the interface: "Endpoints known only by name (...): paths, parameters and shapes
+  // not shown", the resources whose fields are not shown, and "Transitions: not shown".
+  const NAMED_ONLY = [
+    "delete end user",
+    "get institution by id",
+    "list consents in the banking section",
+    "list energy accounts",
+    "get billing transactions",
+    "list invoices",
+    "list payment schedules",
+    "get energy plan details",
+    "detailed transactions and balances",
+    "handle accounts",
+  ];
+  const FIELDS_NOT_SHOWN = ["energy accounts", "billing", "invoices", "bills", "payment schedules"];
+
+  it.each(VERSIONS)(
+    "%s says which operations and fields the interface names without showing, and that transitions are not documented",
+    (version) => {
+      const description = String(loadBundle(version).info.description).replace(/\s+/g, " ");
+      for (const name of [...NAMED_ONLY, ...FIELDS_NOT_SHOWN]) expect(description, name).toContain(name);
+      expect(description).toMatch(/not documented by the interface:\*\*[^*]*transitions/i);
+    },
+  );
+});
+
 describe("Errors", () => {
   const SHORT = ["id", "message", "name"];
   const EXTENDED = ["fault", "id", "message", "name", "temporary", "timeout"];

@@ -111,16 +111,19 @@ function checkOptions(
     typeof version === "string" && Object.hasOwn(versions, version) ? versions[version] : undefined;
   if (!definition) {
     throw invalidOptions(
-      `version must be one of ${Object.keys(versions).join(", ")} (got ${String(version)})`,
+      `version must be one of ${Object.keys(versions).join(", ")} (got ${shown(version)})`,
     );
   }
   if (typeof clientId !== "string" || clientId === "")
-    throw invalidOptions("clientId must be a non-empty string");
+    throw invalidOptions(`clientId must be a non-empty string (got ${shown(clientId)})`);
+  // Never the value: a secret given in the wrong type is still the secret.
   if (typeof clientSecret !== "string" || clientSecret === "")
-    throw invalidOptions("clientSecret must be a non-empty string");
+    throw invalidOptions(
+      `clientSecret must be a non-empty string (got ${clientSecret === "" ? "an empty one" : typeof clientSecret})`,
+    );
   const allowInsecure = options.allowInsecureLoopback;
   if (allowInsecure !== undefined && typeof allowInsecure !== "boolean")
-    throw invalidOptions(`allowInsecureLoopback must be a boolean (got ${String(allowInsecure)})`);
+    throw invalidOptions(`allowInsecureLoopback must be a boolean (got ${shown(allowInsecure)})`);
   const suffix = options.userAgent;
   if (suffix !== undefined && (typeof suffix !== "string" || /[\r\n]/.test(suffix))) {
     throw invalidOptions("userAgent must be a single-line string");
@@ -278,10 +281,15 @@ function withTypedBodyErrors(
   };
 }
 
+/** An option's value as an error names it: a string quoted, so that `"100"` does not read as 100. */
+function shown(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
-    throw invalidOptions(`${name} must be a positive number (got ${String(value)})`);
+    throw invalidOptions(`${name} must be a positive number (got ${shown(value)})`);
   }
   return value;
 }
@@ -295,7 +303,7 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(value >= 0) || !Number.isFinite(value)) {
-    throw invalidOptions(`${name} must be a non-negative number (got ${String(value)})`);
+    throw invalidOptions(`${name} must be a non-negative number (got ${shown(value)})`);
   }
   return value;
 }

@@ -73,7 +73,7 @@ export function createPaginator(
   const pages = () => walk(context, path, spec, init ?? {}, options);
   return {
     pages,
-    [Symbol.asyncIterator]: () => itemsOf(pages()),
+    [Symbol.asyncIterator]: () => itemsOf(pages(), init?.signal),
     async toArray() {
       const all: unknown[] = [];
       for await (const page of pages()) for (const item of page.items) all.push(item);
@@ -84,11 +84,20 @@ export function createPaginator(
 
 /**
  * Items one by one without an async generator per item: a buffered page is served with an already
- * resolved promise, so a large walk costs little more than a loop over the pages.
+ * resolved promise, so a large walk costs little more than a loop over the pages. The caller's abort
+ * ends the walk at the next item (with the caller's reason), not at the end of the page in hand.
  */
-function itemsOf(pages: AsyncGenerator<Page<unknown, unknown>>): AsyncIterator<unknown> {
+function itemsOf(
+  pages: AsyncGenerator<Page<unknown, unknown>>,
+  signal: AbortSignal | null | undefined,
+): AsyncIterator<unknown> {
   let buffer: unknown[] = [];
   let index = 0;
+  const aborted = async (): Promise<never> => {
+    buffer = [];
+    await pages.return(undefined); // a page in flight is cancelled (prefetch)
+    throw signal?.reason;
+  };
   const refill = async (): Promise<IteratorResult<unknown>> => {
     while (index >= buffer.length) {
       const next = await pages.next();
@@ -99,7 +108,10 @@ function itemsOf(pages: AsyncGenerator<Page<unknown, unknown>>): AsyncIterator<u
     return { done: false, value: buffer[index++] };
   };
   return {
-    next: () => (index < buffer.length ? Promise.resolve({ done: false, value: buffer[index++] }) : refill()),
+    next: () => {
+      if (signal?.aborted) return aborted();
+      return index < buffer.length ? Promise.resolve({ done: false, value: buffer[index++] }) : refill();
+    },
     return: async (value?: unknown) => {
       buffer = [];
       await pages.return(undefined);

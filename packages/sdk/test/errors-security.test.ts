@@ -157,7 +157,13 @@ describe("options", () => {
     [{ maxRetries: 1.5 }, "maxRetries must be a whole number (got 1.5)"],
     [{ maxRetries: -1 }, "maxRetries must be a non-negative number (got -1)"],
     [{ timeoutMs: 0 }, "timeoutMs must be a positive number (got 0)"],
-    [{ allowInsecureLoopback: "yes" }, "allowInsecureLoopback must be a boolean (got yes)"],
+    [{ allowInsecureLoopback: "yes" }, 'allowInsecureLoopback must be a boolean (got "yes")'],
+    // A number given as a string is named as a string.
+    [{ timeoutMs: "100" }, 'timeoutMs must be a positive number (got "100")'],
+    [{ clientId: 123 }, "clientId must be a non-empty string (got 123)"],
+    // The secret's value is never shown, whatever its type.
+    [{ clientSecret: 123456789 }, "clientSecret must be a non-empty string (got number)"],
+    [{ clientSecret: "" }, "clientSecret must be a non-empty string (got an empty one)"],
   ])("refuses %o", (options, message) => {
     expect(refusal(options)).toMatchObject({ code: "invalid_options", message });
   });

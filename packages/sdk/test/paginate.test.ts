@@ -343,6 +343,32 @@ describe("lookahead (prefetch)", () => {
     expect(inFlight?.signal?.reason).toMatchObject({ name: "AbortError" });
   });
 
+  it.each([false, true])(
+    "the caller's abort ends the walk at the next item, with the caller's reason (prefetch %s)",
+    async (prefetch) => {
+      const server = fivePages();
+      const controller = new AbortController();
+      const reason = new Error("the caller stopped");
+      const seen: unknown[] = [];
+      const walk = testSdk(server.fetch).paginate(
+        "/v1/accounts",
+        { signal: controller.signal },
+        { prefetch },
+      );
+      const failure = await (async () => {
+        for await (const item of walk) {
+          seen.push(item);
+          if (item === 2) controller.abort(reason); // the first item of page 2: item 3 is in hand
+        }
+      })().catch((error: unknown) => error);
+      expect(failure).toBe(reason);
+      expect(seen).toEqual([0, 1, 2]);
+      // With prefetch, page 3 was requested while page 2 was in hand: its request ended with the abort.
+      expect(server.dataCalls().length).toBe(prefetch ? 3 : 2);
+      expect(server.dataCalls().every((call) => call.signal?.aborted)).toBe(true);
+    },
+  );
+
   it("is checked like every option", () => {
     const sdk = testSdk(scriptedFetch(() => json({})).fetch);
     expect(() => sdk.paginate("/v1/accounts", {}, { prefetch: "yes" as never })).toThrow(

@@ -1,7 +1,15 @@
 /** Type tests: the chosen version decides the client, the list paths and the item types. */
 import { describe, expectTypeOf, it } from "vitest";
 // The model types come from @cdas/sdk itself: no second dependency needed.
-import { createSdk, type Page, type V1, type V2, type V3, type Version } from "../src/index.js";
+import {
+  createSdk,
+  type Middleware,
+  type Page,
+  type V1,
+  type V2,
+  type V3,
+  type Version,
+} from "../src/index.js";
 
 const credentials = { baseUrl: "https://api.example.com", clientId: "id", clientSecret: "secret" };
 const v1 = createSdk({ version: "v1", ...credentials });
@@ -24,6 +32,14 @@ describe("sdk.client", () => {
     expectTypeOf(data).not.toMatchTypeOf<V1.BankingAccountList | undefined>();
     // @ts-expect-error an unknown path
     v2.client.GET("/v1/nope");
+  });
+
+  it("takes a middleware typed with the Middleware the SDK exports", () => {
+    const middleware: Middleware = { onRequest: ({ request }) => request };
+    expectTypeOf(middleware).toMatchTypeOf<Parameters<typeof v2.client.use>[0]>();
+    v3.client.use(middleware);
+    // @ts-expect-error a middleware's onRequest cannot return a string
+    v3.client.use({ onRequest: () => "nope" });
   });
 
   it("needs a known version", () => {

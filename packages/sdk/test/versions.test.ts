@@ -25,7 +25,7 @@ describe("the SDK's versions are the registry's", () => {
   it("refuses another version, listing exactly the registered ones", () => {
     const create = () => createSdk({ ...options, version: "v0" as Version });
     expect(create).toThrow(CdasInvalidOptionsError);
-    expect(create).toThrow(`version must be one of ${registered.join(", ")} (got v0)`);
+    expect(create).toThrow(`version must be one of ${registered.join(", ")} (got "v0")`);
   });
 
   it("depends on one client package per registered version", () => {

@@ -37,6 +37,18 @@ export function locate(doc, merged, path) {
     const mergedResolved = deref(merged, mergedNode, []).node;
     const [key, ...tail] = rest;
     const { node: here, pointer: herePointer } = resolved;
+    // api-smart-diff moves the keywords written next to `allOf` (a description, say) into a member of
+    // its own after the real ones: `allOf/<n>/...` past the last member names the schema itself.
+    const [index, ...afterIndex] = tail;
+    if (
+      key === "allOf" &&
+      Array.isArray(here?.allOf) &&
+      typeof index === "number" &&
+      index >= here.allOf.length
+    ) {
+      const sibling = walk(here, herePointer, mergedResolved, afterIndex);
+      if (sibling.found) return sibling;
+    }
     let direct;
     if (Array.isArray(here) && typeof key === "number") {
       const index = matchArrayElement(doc, here, mergedResolved?.[key], key);

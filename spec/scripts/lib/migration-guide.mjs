@@ -192,15 +192,23 @@ function containerClauses(items, place, docs) {
     removed.splice(removed.indexOf(name), 1);
     added.splice(added.indexOf(partner), 1);
   }
-  for (const [from, to] of renames)
-    clauses.push({ kind: "rename", text: `\`${from}\` is now \`${to}\``, from, to });
+  const fieldsOf = (kind, doc) => (name) => {
+    const item = of(kind).find((i) => i.name === name);
+    return item ? propertyNames(doc, schemaAt(doc, pointerTokens(item.change.pointer)) ?? {}) : [];
+  };
+  const fieldsBefore = fieldsOf("field-remove", docs.before);
+  const fieldsAfter = fieldsOf("field-add", docs.after);
+  // A renamed object is shown with its fields when they changed too, as a new object is.
+  for (const [from, to] of renames) {
+    const fields = fieldsAfter(to);
+    const changed = fields.length > 0 && fields.join() !== fieldsBefore(from).join();
+    const shown = changed ? ` \`{${fields.join(", ")}}\`` : "";
+    clauses.push({ kind: "rename", text: `\`${from}\` is now \`${to}\`${shown}`, from, to });
+  }
   const reshaped = of("container-type")[0];
   if (reshaped) clauses.push(...reshapeClauses(reshaped.change, place, docs, { removed, added }));
   // A field gone from here that a new (or renamed) object beside it holds by the same name has moved.
-  const newObjects = of("field-add").map((item) => ({
-    name: item.name,
-    fields: propertyNames(docs.after, schemaAt(docs.after, pointerTokens(item.change.pointer)) ?? {}),
-  }));
+  const newObjects = of("field-add").map((item) => ({ name: item.name, fields: fieldsAfter(item.name) }));
   for (const name of [...removed]) {
     const into = newObjects.find((object) => object.fields.includes(name));
     if (!into) continue;
