@@ -21,8 +21,31 @@ interface RuntimeGlobals {
   Deno?: { createHttpClient(options: { caCerts: string[] }): DenoHttpClient };
 }
 
-/** A fetch trusting `ca` (PEM) besides the usual authorities; with `ca` null, the global fetch. */
+/**
+ * A fetch trusting `ca` (PEM) besides the usual authorities; with `ca` null, the global fetch. Once
+ * closed it fails as fetch fails, saying why (rather than each runtime's "client destroyed" or "bad
+ * resource ID").
+ */
 export async function trustingFetch(ca: string | null): Promise<TrustedFetch> {
+  const trusted = await runtimeTrustingFetch(ca);
+  let closed = false;
+  return {
+    fetch: (input, init) =>
+      closed
+        ? Promise.reject(
+            new TypeError("fetch failed", {
+              cause: new Error("this fetch was closed (the sandbox's close() releases its connections)"),
+            }),
+          )
+        : trusted.fetch(input, init),
+    close: () => {
+      closed = true;
+      return trusted.close();
+    },
+  };
+}
+
+async function runtimeTrustingFetch(ca: string | null): Promise<TrustedFetch> {
   const runtime = globalThis as unknown as RuntimeGlobals;
   if (ca === null) return { fetch: (input, init) => globalThis.fetch(input, init), close: async () => {} };
   if (runtime.Bun) {

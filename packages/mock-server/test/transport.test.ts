@@ -151,6 +151,16 @@ describe("transport", () => {
     });
   });
 
+  it("hands back a fetch that, once the sandbox is closed, fails as fetch fails and says why", async () => {
+    const closing = await Sandbox.start();
+    const { fetch, url } = closing.server;
+    expect(await fetch(`${url}/v1/institutions?client_id=x`)).toBeInstanceOf(Response);
+    await closing.close();
+    const failure = await fetch(`${url}/v1/institutions?client_id=x`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).cause).toMatchObject({ message: expect.stringMatching(/^this fetch was closed/) });
+  });
+
   it("with tls: false serves plain HTTP and returns no CA", async () => {
     const plain = await Sandbox.start({ tls: false });
     try {

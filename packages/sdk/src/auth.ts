@@ -51,7 +51,9 @@ export function readTokenResponse(body: unknown): IssuedToken | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const record = body as Record<string, unknown>;
   const token = typeof record.access_token === "string" ? record.access_token : record.token;
-  const expiresIn = typeof record.expires_in === "string" ? Number(record.expires_in) : record.expires_in;
+  // An integer, or (leniently) one written as a string of digits: not "", " " or "0x10", which Number() reads.
+  const written = record.expires_in;
+  const expiresIn = typeof written === "string" && /^\d+$/.test(written) ? Number(written) : written;
   // Sent as `Bearer <token>`: visible ASCII only (a NUL, a space or a non-ASCII letter would fail every call).
   if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token)) return undefined;
   if (typeof expiresIn !== "number" || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;

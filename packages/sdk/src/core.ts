@@ -12,10 +12,21 @@ import {
   type FetchLike,
   newCallContext,
   type Transport,
+  withUrl,
 } from "./transport.js";
 
 /** `cdas-sdk/<version of this package>`, the version read from package.json when the SDK is built. */
 const SDK_USER_AGENT = `cdas-sdk/${version}`;
+
+/**
+ * Bun's fetch, once a compressed body is cancelled, inflates the rest of it whole (a 1 GiB bomb grows
+ * the process by 1 GiB): on Bun the default fetch takes bodies as sent (`decompress: false`, Bun's own
+ * option) and the SDK inflates them within `maxResponseBytes` itself.
+ */
+const IS_BUN = "Bun" in globalThis;
+const defaultFetch: FetchLike = IS_BUN
+  ? (input, init) => globalThis.fetch(input, Object.assign({ ...init }, { decompress: false }))
+  : (input, init) => globalThis.fetch(input, init);
 
 /** Default of `maxResponseBytes`: 32 MiB, room for a page of 1,000 detailed records many times over. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -85,6 +96,7 @@ interface CheckedOptions {
   baseUrl: string;
   headers: Record<string, string>;
   fetch: FetchLike;
+  inflates: boolean;
   timeoutMs: number;
   maxResponseBytes: number;
   retry: RetryPolicy;
@@ -141,7 +153,8 @@ function checkOptions(
       accept: JSON_MEDIA_TYPE,
       "user-agent": suffix ? `${SDK_USER_AGENT} ${suffix}` : SDK_USER_AGENT,
     },
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: options.fetch ?? defaultFetch,
+    inflates: options.fetch === undefined && IS_BUN,
     timeoutMs: positive("timeoutMs", options.timeoutMs, 30_000),
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     retry: {
@@ -255,8 +268,14 @@ function withTypedBodyErrors(
     const fetch = (request: Request) => transport(request, context);
     return run({ ...options, fetch } as never).then(
       (result) => {
-        // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on.
-        if (options?.parseAs !== "stream") context.readDeadline?.end();
+        // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
+        // while the caller reads it, and a failure of that read is typed as any other.
+        if (options?.parseAs === "stream") {
+          return withTypedStream(result as StreamResult, context, (error) =>
+            typed(error, method, path, options, context),
+          );
+        }
+        context.readDeadline?.end();
         return result;
       },
       (error) => {
@@ -284,6 +303,50 @@ function withTypedBodyErrors(
 /** An option's value as an error names it: a string quoted, so that `"100"` does not read as 100. */
 function shown(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** What openapi-fetch answers with `parseAs: "stream"`: the body unread as `data` (none for a 204 or HEAD). */
+interface StreamResult {
+  data?: unknown;
+  response: Response;
+}
+
+/**
+ * The answer with its body as a stream that fails with the SDK's error (the deadline's, a cut
+ * connection's) or the caller's abort reason, and ends the call's deadline once read, cancelled or
+ * failed; `data` and `response.body` are that one stream.
+ */
+function withTypedStream(
+  result: StreamResult,
+  context: CallContext,
+  typed: (error: unknown) => unknown,
+): StreamResult {
+  const { data, response } = result;
+  if (!(data instanceof ReadableStream)) {
+    context.readDeadline?.end();
+    return result;
+  }
+  const reader = (data as ReadableStream<Uint8Array>).getReader();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        context.readDeadline?.end();
+        controller.close();
+      } catch (error) {
+        context.readDeadline?.end();
+        controller.error(typed(error));
+      }
+    },
+    cancel(reason) {
+      context.readDeadline?.end();
+      return reader.cancel(reason);
+    },
+  });
+  const { status, statusText, headers } = response;
+  const typedResponse = withUrl(new Response(stream, { status, statusText, headers }), response.url);
+  return { ...result, data: typedResponse.body, response: typedResponse };
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -257,13 +257,25 @@ export function bodyReadError(
   redact: Redact,
 ): CdasError {
   if (error instanceof SyntaxError) {
-    // JSON.parse quotes the body in its message.
-    const cause = redactError(error, redact);
+    const cause = redactError(withoutExcerpt(error), redact);
     return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
   const timedOut = (error as Error | null)?.name === "TimeoutError";
   return wireFailure(error, method, url, { timedOut, timeoutMs, redact, during: " while reading the body" });
+}
+
+/**
+ * JSON.parse's error without the piece of the body it quotes (V8: `Unexpected token 'c', "{"a": cs_li"...
+ * is not valid JSON`; Bun: `Unexpected identifier "cs_li"`): the server chooses that text and where it
+ * is cut, so redaction, which finds the whole secret, could miss the part of it quoted there.
+ */
+function withoutExcerpt(error: SyntaxError): SyntaxError {
+  const message = error.message.replace(/".*"/s, '"…"');
+  if (message === error.message) return error;
+  const copy = new SyntaxError(message);
+  if (typeof error.stack === "string") copy.stack = error.stack.replace(error.message, message);
+  return copy;
 }
 
 /**
@@ -433,8 +445,19 @@ export function parseErrorText(text: string): { body: unknown; rawBody?: string 
   return { body: text, rawBody: text };
 }
 
-/** An HTTP date starts with its day name (IMF-fixdate, and the obsolete RFC 850 and asctime forms). */
-const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? \S/;
+/**
+ * The three forms of an HTTP date (RFC 9110 5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the
+ * obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`.
+ */
+const MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
+const TIME = "\\d{2}:\\d{2}:\\d{2}";
+const HTTP_DATE = new RegExp(
+  [
+    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`,
+    `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`,
+    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`,
+  ].join("|"),
+);
 
 /**
  * Reads `Retry-After` as milliseconds from now: a non-negative integer of seconds or an HTTP date.

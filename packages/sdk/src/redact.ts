@@ -3,64 +3,85 @@
  * errors with their causes. The secret itself is held only by closures (core.ts's and `secretRedactor`'s).
  */
 
-/** Removes the client secret from text. */
-export type Redact = (text: string) => string;
+/**
+ * Removes the client secret from text, written as `replacement` (default `[redacted]`; a header name
+ * needs one that is a valid token).
+ */
+export type Redact = (text: string, replacement?: string) => string;
+
+const REDACTED = "[redacted]";
+
+/** What an error body becomes when it holds the secret in a form the SDK cannot rewrite in place. */
+export const WITHHELD_BODY = "[the body was withheld: it held the client secret]";
 
 /**
- * Replaces the secret (raw, JSON-escaped once or twice as when a body echoes a body, URL-encoded in
- * either case) in text handed back; a JSON error body's other escapes are undone first (`redactBody`).
+ * Replaces the secret (raw, JSON-escaped once or twice as when a body echoes a body, URL-encoded), in
+ * any letter case: a URL's host and a header's name come back lower-cased.
  */
 export function secretRedactor(secret: string): Redact {
   const escaped = JSON.stringify(secret).slice(1, -1);
-  const encoded = encodeURIComponent(secret);
   const forms = [
-    ...new Set([
-      secret,
-      escaped,
-      JSON.stringify(escaped).slice(1, -1),
-      encoded,
-      encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    ]),
+    ...new Set([secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)]),
   ];
-  return (text) => {
-    let result = text;
-    for (const form of forms) if (result.includes(form)) result = result.split(form).join("[redacted]");
-    return result;
-  };
+  // Longest first, so that a longer form is replaced whole rather than through a shorter one inside it.
+  forms.sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(
+    forms.map((form) => form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|"),
+    "gi",
+  );
+  return (text, replacement = REDACTED) => text.replace(pattern, replacement);
 }
 
-/** The headers themselves when no value holds the secret; a redacted copy otherwise. */
+/** The headers themselves when no name or value holds the secret; a redacted copy otherwise. */
 export function redactHeaders(headers: Headers, redact: Redact): Headers {
-  for (const [, value] of headers) {
-    if (redact(value) !== value) {
-      const copy = new Headers();
-      for (const [name, item] of headers) copy.append(name, redact(item));
-      return copy;
-    }
-  }
-  return headers;
+  // One look at every name and value (no header holds a line break, so none is found across two).
+  const lines: string[] = [];
+  for (const [name, value] of headers) lines.push(name, value);
+  const all = lines.join("\n");
+  if (redact(all) === all) return headers;
+  const copy = new Headers();
+  for (const [name, value] of headers) copy.append(redact(name, "redacted"), redact(value));
+  return copy;
 }
 
 /**
- * An error body with the secret taken out. A JSON body may escape it in any of JSON's ways (`\/`,
- * `\u0026`, ...): its strings are read, redacted and the body written again.
+ * An error body with the secret taken out. A JSON body (after the white space `String.trim` removes, as
+ * the SDK's own reading does) may escape the secret in any of JSON's ways (`\/`, `\u0063`, in a key or
+ * a value): it is read and written again, which writes every string plainly, then redacted. A body
+ * that still holds the secret once JSON escapes and URL encoding are undone (text that is not JSON,
+ * JSON too deep to write again) is withheld whole.
  */
 export function redactBody(text: string, redact: Redact): string {
   const shown = redact(text);
-  let parsed: unknown;
+  const rewritten = rewrittenJson(shown);
+  const redacted = rewritten === undefined ? undefined : redact(rewritten);
+  const result = redacted !== undefined && redacted !== rewritten ? redacted : shown;
+  return redact(decoded(result)) === decoded(result) ? result : WITHHELD_BODY;
+}
+
+/** JSON text written again (every string plainly), or undefined for text that is not JSON or too deep. */
+function rewrittenJson(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[") && !trimmed.startsWith('"')) return undefined;
   try {
-    parsed = JSON.parse(shown);
+    return JSON.stringify(JSON.parse(trimmed));
   } catch {
-    return shown;
+    return undefined; // not JSON, or nested past the stack
   }
-  let changed = false;
-  const redacted = JSON.stringify(parsed, (_key, value: unknown) => {
-    if (typeof value !== "string") return value;
-    const clean = redact(value);
-    if (clean !== value) changed = true;
-    return clean;
-  });
-  return changed ? redacted : shown;
+}
+
+/** Text with JSON string escapes and URL encoding undone, repeatedly (a body may echo a body). */
+function decoded(text: string): string {
+  let current = text;
+  for (let round = 0; round < 3; round++) {
+    const next = current
+      .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+      .replace(/\\(["\\/bfnrt])/g, (_, c: string) => JSON.parse(`"\\${c}"`) as string)
+      .replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */

@@ -55,6 +55,8 @@ export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
 
 export interface TransportConfig {
   fetch: FetchLike;
+  /** The fetch hands bodies back as sent, content codings undone by the SDK (Bun's, see core.ts). */
+  inflates: boolean;
   baseUrl: string;
   clientId: string;
   /** The SDK's headers, for the token call (openapi-fetch adds them to every other call). */
@@ -280,7 +282,8 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
   function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
-    return bounded(response, config.maxResponseBytes, signal, () => `${call.request.method} ${pathOf(url)}`);
+    const what = () => `${call.request.method} ${pathOf(url)}`;
+    return bounded(response, config.maxResponseBytes, signal, what, config.inflates);
   }
 
   /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
@@ -357,14 +360,23 @@ export function createTransport(config: TransportConfig): Transport {
  * it and no `content-encoding` (fetch delivers no more than `content-length` and fails a shorter body).
  * The pipe ends with `signal` (the deadline, the caller's abort), failing the read itself: a fetch's
  * own body does not always end when its signal aborts (Node 20 and 22 on a gzip body that is not
- * gzip, Deno's piped bodies under load). The pipe lets go of `signal` however it ends.
+ * gzip, Deno's piped bodies under load). The pipe lets go of `signal` however it ends. With a fetch
+ * that `inflates` nothing (Bun's, core.ts), the content codings are undone here, before the count.
  */
-function bounded(response: Response, limit: number, signal: AbortSignal, what: () => string): Response {
+function bounded(
+  response: Response,
+  limit: number,
+  signal: AbortSignal,
+  what: () => string,
+  inflates: boolean,
+): Response {
   const { body, headers } = response;
   const length = headers.get("content-length");
-  if (body === null || (length !== null && Number(length) <= limit && !headers.has("content-encoding"))) {
+  const coding = headers.get("content-encoding");
+  if (body === null || (length !== null && Number(length) <= limit && coding === null)) {
     return response;
   }
+  const decoded = inflates && coding !== null ? inflated(body, coding) : body;
   let size = 0;
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -382,7 +394,35 @@ function bounded(response: Response, limit: number, signal: AbortSignal, what: (
   });
   const { status, statusText } = response;
   const init = { status, statusText: acceptedReason(statusText), headers };
-  return withUrl(new Response(body.pipeThrough(limiter, { signal }), init), response.url);
+  return withUrl(new Response(decoded.pipeThrough(limiter, { signal }), init), response.url);
+}
+
+/** The content codings the SDK undoes itself, by their DecompressionStream format (Bun's brotli and zstd included). */
+const DECOMPRESSION_FORMATS: Readonly<Record<string, string>> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  deflate: "deflate",
+  br: "brotli",
+  zstd: "zstd",
+};
+
+/**
+ * A body as sent, its content codings undone, the last applied first (`gzip, br`: brotli, then gzip);
+ * with a coding it does not know, left as sent, as fetch leaves it.
+ */
+function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string) {
+  const formats = coding
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "" && name !== "identity")
+    .map((name) => DECOMPRESSION_FORMATS[name])
+    .reverse();
+  if (formats.includes(undefined)) return body;
+  // brotli and zstd are formats of Bun's, outside the standard's type.
+  return formats.reduce(
+    (stream, format) => stream.pipeThrough(new DecompressionStream(format as CompressionFormat)),
+    body,
+  );
 }
 
 /** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */
@@ -406,7 +446,7 @@ function toResponse(answer: ErrorAnswer): Response {
 }
 
 /** A Response built by the SDK keeps the answer's address, as a fetch's does. */
-function withUrl(response: Response, url: string): Response {
+export function withUrl(response: Response, url: string): Response {
   Object.defineProperty(response, "url", { value: url, configurable: true });
   return response;
 }

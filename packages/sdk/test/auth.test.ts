@@ -49,6 +49,22 @@ describe("token exchange", () => {
     expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer short_form");
   });
 
+  it.each(["", "  ", "0x10", "1e3", "-5", "15.5", null])(
+    "rejects a token answer whose expires_in is %j (a whole number, or one written in digits)",
+    async (expiresIn) => {
+      const server = scriptedFetch(ok, () => json({ access_token: "tok", expires_in: expiresIn }));
+      await expect(untyped(testSdk(server.fetch).client).GET("/v1/accounts", {})).rejects.toMatchObject({
+        code: "invalid_response",
+      });
+    },
+  );
+
+  it("accepts expires_in written as a string of digits", async () => {
+    const server = scriptedFetch(ok, () => json({ access_token: "tok_digits", expires_in: "900" }));
+    await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
+    expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer tok_digits");
+  });
+
   it("rejects a token answer without a token", async () => {
     const server = scriptedFetch(ok, () => json({ expires_in: 900 }));
     await expect(untyped(testSdk(server.fetch).client).GET("/v1/accounts", {})).rejects.toMatchObject({

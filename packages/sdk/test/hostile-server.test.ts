@@ -25,6 +25,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SdkOptions } from "../src/core.js";
 import {
   CdasConnectionError,
+  CdasInvalidRequestError,
   CdasInvalidResponseError,
   CdasTimeoutError,
   isCdasError,
@@ -325,6 +326,36 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     if (aborted !== reason) expect(aborted).toBeInstanceOf(CdasConnectionError);
   });
 
+  it("an error body nested deeper than the stack can write again keeps its status", async () => {
+    const depth = 20_000;
+    const body = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
+    );
+    const { error, response } = await getAccounts(sdkFor(origin));
+    expect(response.status).toBe(400);
+    expect(error).toBeDefined();
+    const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+    expect(thrown).toBeInstanceOf(CdasInvalidRequestError);
+    expect(thrown).toMatchObject({ status: 400 });
+  });
+
+  it("a body read as a stream that stalls or breaks off fails with the SDK's error", async () => {
+    const origin = await socketServer((request, socket) => {
+      const head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n";
+      socket.write(`${head}{"data": [`);
+      if (request.includes("offset=cut")) socket.destroy();
+    });
+    const client = untyped(sdkFor(origin, { timeoutMs: 200 }).client);
+    const readAll = async (path: string) => {
+      const { data, response } = await client.GET(path, { parseAs: "stream" });
+      expect(response.body).toBe(data);
+      return new Response(data as ReadableStream).text();
+    };
+    await expect(readAll("/v1/accounts?offset=stall")).rejects.toBeInstanceOf(CdasTimeoutError);
+    await expect(readAll("/v1/accounts?offset=cut")).rejects.toBeInstanceOf(CdasConnectionError);
+  });
+
   it("a call the caller aborts rejects with the caller's own reason", async () => {
     const { origin, seen } = await serve(api(() => {}));
     const sdk = sdkFor(origin);
@@ -620,6 +651,70 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
+  it("an error body that is JSON only once trimmed, a JSON key, and text that is not JSON, each holding it in \\u escapes", async () => {
+    const escaped = unicodeEscaped(SECRET);
+    for (const body of [
+      `\f{"name":"bad_request","message":"${escaped}"}`, // a form feed: JSON.parse refuses it, String.trim removes it
+      `{"name":"bad_request","details":{"${escaped}":true}}`,
+      `you sent ${escaped}`,
+    ]) {
+      for (const failing of ["token", "read"]) {
+        const { origin } = await serve((request, response) => {
+          if (request.url === "/v1/token" && failing !== "token")
+            return void response.writeHead(200, { "content-type": "application/json" }).end(TOKEN);
+          response.writeHead(400, { "content-type": "application/json" }).end(body);
+        });
+        const returned = await untyped(sdkFor(origin).client)
+          .GET("/v1/accounts", {})
+          .catch((error: unknown) => error);
+        expect(leaksDecoded(returned), `${failing}: ${inspect(returned)}`).toBe(false);
+        const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+        expect(isCdasError(thrown)).toBe(true);
+        expect(leaksDecoded(thrown), `${failing}: ${inspect(thrown)}`).toBe(false);
+      }
+    }
+  });
+
+  it("a header's name, lower-cased by Headers, on a 2xx and an error answer", async () => {
+    const secret = "S3cr3tInAHeaderName";
+    for (const status of [200, 400]) {
+      const { origin } = await serve(
+        api((_, response) =>
+          response
+            .writeHead(status, { "content-type": "application/json", [`x-echo-${secret}`]: "1" })
+            .end(JSON.stringify({ data: [], links: {} })),
+        ),
+      );
+      const { response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+      expect(response.status).toBe(status);
+      expect([...response.headers.keys()]).toContain("x-echo-redacted");
+      expect(inspect([...response.headers]).toLowerCase()).not.toContain(secret.toLowerCase());
+    }
+  });
+
+  it("a redirect's host, lower-cased by the URL parser", async () => {
+    const secret = "S3cr3t-In-A-Host";
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(302, { location: `http://${secret}.example.test/x` }).end()),
+    );
+    const failure = await failureOf(getAccounts(sdkFor(origin, { clientSecret: secret })));
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect(JSON.stringify(failure).toLowerCase()).not.toContain(secret.toLowerCase());
+    expect((failure as Error).message).toContain("(http://[redacted].example.test)");
+  });
+
+  it("a 2xx body that is not JSON, whose start JSON.parse would quote in its error", async () => {
+    const { origin } = await serve(
+      api((_, response) =>
+        response.writeHead(200, { "content-type": "application/json" }).end(`{"data": ${SECRET}`),
+      ),
+    );
+    const failure = await failureOf(getAccounts(sdkFor(origin)));
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).cause).toBeInstanceOf(Error);
+    expect(leaks(failure), inspect(failure, { depth: 10 })).toBe(false);
+  });
+
   it("a redirect to a host and a links.next that spell it", async () => {
     const secret = `${SECRET_MARK}-value`;
     const { origin, seen } = await serve(
@@ -647,6 +742,19 @@ describe("the secret is redacted from everything handed back", () => {
     expect(seen.length).toBe(3);
   });
 });
+
+/** `text` in `\\uXXXX` escapes only, as a JSON string may write it. */
+const unicodeEscaped = (text: string) =>
+  [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+
+/** Whether the secret's mark is in what inspect or JSON.stringify show, once every `\\uXXXX` is undone. */
+function leaksDecoded(value: unknown): boolean {
+  const shown = `${inspect(value, { depth: 10 })}\n${JSON.stringify(value) ?? ""}`;
+  const decoded = shown.replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+  return decoded.includes(SECRET_MARK);
+}
 
 function leaks(value: unknown): boolean {
   return (

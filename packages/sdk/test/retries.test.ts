@@ -145,7 +145,16 @@ describe("retries", () => {
     ]) {
       expect(parseRetryAfter(date, now)).toBe(7_000);
     }
-    for (const junk of ["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense"]) {
+    // Dates Date.parse would take but that are no HTTP date: a day name and a number, a wrong layout.
+    const looseDates = [
+      "Mon 2",
+      "Monday, 2",
+      "Mon, 99",
+      "Sun 2099",
+      "Sun, 06 Nov 1994 08:49:37",
+      "Sun, 6 Nov 1994 08:49:37 GMT",
+    ];
+    for (const junk of ["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense", ...looseDates]) {
       expect(parseRetryAfter(junk, now)).toBeUndefined();
     }
   });
