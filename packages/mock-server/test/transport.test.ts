@@ -158,7 +158,9 @@ describe("transport", () => {
     await closing.close();
     const failure = await fetch(`${url}/v1/institutions?client_id=x`).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TypeError);
-    expect((failure as Error).cause).toMatchObject({ message: expect.stringMatching(/^this fetch was closed/) });
+    expect((failure as Error).cause).toMatchObject({
+      message: expect.stringMatching(/^this fetch was closed/),
+    });
   });
 
   it("with tls: false serves plain HTTP and returns no CA", async () => {
