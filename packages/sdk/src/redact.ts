@@ -4,32 +4,88 @@
  */
 
 /**
- * Removes the client secret from text, written as `replacement` (default `[redacted]`; a header name
- * needs one that is a valid token).
+ * Removes the client secret from text: each occurrence of one of its written forms becomes
+ * `[redacted]`; text that spells it otherwise (escapes, percent-encoding) becomes `withheld` whole.
  */
-export type Redact = (text: string, replacement?: string) => string;
+export type Redact = (text: string, withheld?: string) => string;
 
 const REDACTED = "[redacted]";
 
-/** What an error body becomes when it holds the secret in a form the SDK cannot rewrite in place. */
+/** What an error body becomes when it spells the secret in a form the SDK cannot take out in place. */
 export const WITHHELD_BODY = "[the body was withheld: it held the client secret]";
 
 /**
- * Replaces the secret (raw, JSON-escaped once or twice as when a body echoes a body, URL-encoded), in
- * any letter case: a URL's host and a header's name come back lower-cased.
+ * The redactor of one secret. Its written forms (raw; JSON-escaped once or twice, as when a body echoes
+ * a body; URL-encoded; its UTF-8 bytes read as Latin-1, as a header echoing it arrives; as a host name)
+ * are replaced in any letter case (a host and a header name come back lower-cased). Text holding a
+ * backslash or a `%` is also read with every JSON escape and percent-encoding undone, to any depth:
+ * spelled there, the secret withholds the whole text.
  */
 export function secretRedactor(secret: string): Redact {
   const escaped = JSON.stringify(secret).slice(1, -1);
-  const forms = [
-    ...new Set([secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)]),
-  ];
+  const forms = [secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)];
+  forms.push(String.fromCharCode(...new TextEncoder().encode(secret)), ...hostForm(secret));
   // Longest first, so that a longer form is replaced whole rather than through a shorter one inside it.
-  forms.sort((a, b) => b.length - a.length);
+  const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(
-    forms.map((form) => form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|"),
+    unique.map((form) => form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|"),
     "gi",
   );
-  return (text, replacement = REDACTED) => text.replace(pattern, replacement);
+  const lowerSecret = secret.toLowerCase();
+  return (text, withheld = REDACTED) => {
+    const replaced = text.replace(pattern, REDACTED);
+    if (!/[\\%]/.test(replaced)) return replaced;
+    return decoded(replaced).toLowerCase().includes(lowerSecret) ? withheld : replaced;
+  };
+}
+
+/** The secret as a URL writes it in a host name (lower case, non-ASCII as punycode), when it can be one. */
+function hostForm(secret: string): string[] {
+  try {
+    const host = new URL(`http://${secret}.invalid/`).hostname;
+    return host.endsWith(".invalid") ? [host.slice(0, -".invalid".length)] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** One JSON escape (left to right, so that `\\u0041` is a backslash and `u0041`), or a run of percent-encoded bytes. */
+const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))|((?:%[0-9a-fA-F]{2})+)/g;
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** Text with JSON escapes and percent-encoding undone, again until nothing changes (a body may echo a body). */
+function decoded(text: string): string {
+  let current = text;
+  for (let round = 0; round < 8; round++) {
+    const next = current.replace(ESCAPE, (_match, hex?: string, simple?: string, percent?: string) => {
+      if (hex !== undefined) return String.fromCharCode(Number.parseInt(hex, 16));
+      if (simple !== undefined) return SIMPLE_ESCAPES[simple] ?? simple;
+      return percentDecoded(percent ?? "");
+    });
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** Percent-encoded bytes as UTF-8 text, or byte by byte when they are not UTF-8. */
+function percentDecoded(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return run.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
+  }
 }
 
 /** The headers themselves when no name or value holds the secret; a redacted copy otherwise. */
@@ -40,49 +96,41 @@ export function redactHeaders(headers: Headers, redact: Redact): Headers {
   const all = lines.join("\n");
   if (redact(all) === all) return headers;
   const copy = new Headers();
-  for (const [name, value] of headers) copy.append(redact(name, "redacted"), redact(value));
+  for (const [name, value] of headers)
+    copy.append(redact(name) === name ? name : "x-redacted", redact(value));
   return copy;
 }
 
 /**
  * An error body with the secret taken out. A JSON body (after the white space `String.trim` removes, as
- * the SDK's own reading does) may escape the secret in any of JSON's ways (`\/`, `\u0063`, in a key or
- * a value): it is read and written again, which writes every string plainly, then redacted. A body
- * that still holds the secret once JSON escapes and URL encoding are undone (text that is not JSON,
- * JSON too deep to write again) is withheld whole.
+ * the SDK's own reading does) is read, each of its strings redacted on its own (so that a string that
+ * spells the secret is withheld and the rest of the body kept: `id`, `name`, `temporary`), and written
+ * again; other text is redacted whole. Anything still spelling the secret (a key, text that is not JSON)
+ * withholds the body. Only the first `ERROR_BODY_KEPT` characters are kept.
  */
 export function redactBody(text: string, redact: Redact): string {
-  const shown = redact(text);
-  const rewritten = rewrittenJson(shown);
-  const redacted = rewritten === undefined ? undefined : redact(rewritten);
-  const result = redacted !== undefined && redacted !== rewritten ? redacted : shown;
-  return redact(decoded(result)) === decoded(result) ? result : WITHHELD_BODY;
-}
-
-/** JSON text written again (every string plainly), or undefined for text that is not JSON or too deep. */
-function rewrittenJson(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith("[") && !trimmed.startsWith('"')) return undefined;
+  const kept = text.length > ERROR_BODY_KEPT ? `${text.slice(0, ERROR_BODY_KEPT)}…` : text;
+  let result = kept;
   try {
-    return JSON.stringify(JSON.parse(trimmed));
+    const trimmed = kept.trim();
+    if (trimmed.startsWith("{") || trimmed.startsWith("[") || trimmed.startsWith('"')) {
+      let changed = false;
+      const rewritten = JSON.stringify(JSON.parse(trimmed), (_key, value: unknown) => {
+        if (typeof value !== "string") return value;
+        const shown = redact(value);
+        if (shown !== value) changed = true;
+        return shown;
+      });
+      if (changed) result = rewritten;
+    }
   } catch {
-    return undefined; // not JSON, or nested past the stack
+    // not JSON, or nested past the stack: redacted as text
   }
+  return redact(result, WITHHELD_BODY);
 }
 
-/** Text with JSON string escapes and URL encoding undone, repeatedly (a body may echo a body). */
-function decoded(text: string): string {
-  let current = text;
-  for (let round = 0; round < 3; round++) {
-    const next = current
-      .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
-      .replace(/\\(["\\/bfnrt])/g, (_, c: string) => JSON.parse(`"\\${c}"`) as string)
-      .replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    if (next === current) break;
-    current = next;
-  }
-  return current;
-}
+/** How much of an error body is kept: enough for any error the API writes, and bounded work to redact it. */
+const ERROR_BODY_KEPT = 1024 * 1024;
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {

@@ -373,7 +373,8 @@ function bounded(
   const { body, headers } = response;
   const length = headers.get("content-length");
   const coding = headers.get("content-encoding");
-  if (body === null || (length !== null && Number(length) <= limit && coding === null)) {
+  // An empty body is left as it is whatever its coding says (inflating nothing fails).
+  if (body === null || length === "0" || (length !== null && Number(length) <= limit && coding === null)) {
     return response;
   }
   const decoded = inflates && coding !== null ? inflated(body, coding) : body;

@@ -675,6 +675,90 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
+  it("an upstream's JSON error, escaped Go's way (\\u0026), quoted inside the API's own error body", async () => {
+    const upstream = JSON.stringify({ client_id: CLIENT_ID, client_secret: SECRET })
+      .replaceAll("&", "\\u0026")
+      .replaceAll("<", "\\u003c");
+    const body = JSON.stringify({ name: "bad_request", id: "err_7", message: upstream });
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
+    );
+    const { error } = await getAccounts(sdkFor(origin));
+    expect(error).toMatchObject({ name: "bad_request", id: "err_7", message: "[redacted]" });
+    expect(leaksSpelled(error)).toBe(false);
+    const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+    expect(leaksSpelled(thrown), inspect(thrown)).toBe(false);
+  });
+
+  it("percent-encoded in any way, in a header, a Location and the address of a followed redirect", async () => {
+    const everyByte = [...new TextEncoder().encode(SECRET)]
+      .map((byte) => `%${byte.toString(16).padStart(2, "0")}`)
+      .join("");
+    const { origin } = await serve(
+      api((request, response) => {
+        if (request.url.startsWith("/v1/accounts?moved"))
+          return void response.writeHead(302, { location: `/v1/accounts?token=${everyByte}` }).end();
+        if (request.url.startsWith("/v1/accounts?away"))
+          return void response.writeHead(303, { location: `http://elsewhere.test/?s=${everyByte}` }).end();
+        response
+          .writeHead(200, {
+            "content-type": "application/json",
+            link: `</v1/accounts?s=${everyByte}>; rel=next`,
+          })
+          .end(JSON.stringify({ data: [], links: {} }));
+      }),
+    );
+    const client = untyped(sdkFor(origin).client);
+    const followed = await client.GET("/v1/accounts?moved=1", {});
+    expect(followed.response.headers.get("link")).toBe("[redacted]");
+    expect(followed.response.url).toBe("[redacted]");
+    const refused = await failureOf(client.GET("/v1/accounts?away=1", {}));
+    expect(refused).toBeInstanceOf(CdasInvalidResponseError);
+    for (const shown of [[...followed.response.headers], followed.response.url, refused])
+      expect(leaksSpelled(shown), inspect(shown)).toBe(false);
+  });
+
+  it("a secret that is not ASCII, echoed in a header as its UTF-8 bytes", async () => {
+    const secret = "s3cr3t-ünïcode-Ω-123456789";
+    const asBytes = String.fromCharCode(...new TextEncoder().encode(secret));
+    const { origin } = await serve(
+      api((_, response) =>
+        response.writeHead(400, { "content-type": "application/json", "x-echo": asBytes }).end("{}"),
+      ),
+    );
+    const { response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+    expect(response.headers.get("x-echo")).toBe("[redacted]");
+  });
+
+  it("a string of an error body that spells it is withheld, the rest kept: the error is still retried", async () => {
+    const spelled = encodeURIComponent(SECRET).replaceAll("-", "%2D");
+    const body = JSON.stringify({
+      id: "err_42",
+      name: "unavailable",
+      message: `key=${spelled}`,
+      temporary: true,
+    });
+    const { origin, seen } = await serve(
+      api((_, response) => response.writeHead(500, { "content-type": "application/json" }).end(body)),
+    );
+    const sdk = sdkFor(origin, { maxRetries: 2, retryBaseDelayMs: 1 });
+    const thrown = await failureOf(sdk.paginate("/v1/accounts").toArray());
+    expect(thrown).toMatchObject({ id: "err_42", apiErrorName: "unavailable", status: 500 });
+    expect(leaksSpelled(thrown)).toBe(false);
+    expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(3);
+  });
+
+  it("an error body past 1 MiB is kept cut, redacted within bounded work", async () => {
+    const body = `${"x".repeat(2 * 1024 * 1024)}${SECRET}`;
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
+    );
+    const { error } = await getAccounts(sdkFor(origin));
+    expect(typeof error).toBe("string");
+    expect((error as string).length).toBe(1024 * 1024 + 1);
+    expect((error as string).endsWith("x…")).toBe(true);
+  });
+
   it("a header's name, lower-cased by Headers, on a 2xx and an error answer", async () => {
     const secret = "S3cr3tInAHeaderName";
     for (const status of [200, 400]) {
@@ -687,7 +771,7 @@ describe("the secret is redacted from everything handed back", () => {
       );
       const { response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
       expect(response.status).toBe(status);
-      expect([...response.headers.keys()]).toContain("x-echo-redacted");
+      expect([...response.headers.keys()]).toContain("x-redacted");
       expect(inspect([...response.headers]).toLowerCase()).not.toContain(secret.toLowerCase());
     }
   });
@@ -754,6 +838,29 @@ function leaksDecoded(value: unknown): boolean {
     String.fromCharCode(Number.parseInt(hex, 16)),
   );
   return decoded.includes(SECRET_MARK);
+}
+
+/**
+ * Whether the secret's mark is in what inspect or JSON.stringify show once every JSON escape and
+ * percent-encoding is undone, to any depth (left to right, as a reader of the text would).
+ */
+function leaksSpelled(value: unknown): boolean {
+  const simple: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+  let text = `${inspect(value, { depth: 10 })}\n${JSON.stringify(value) ?? ""}`;
+  for (let round = 0; round < 10; round++) {
+    const next = text.replace(
+      /\\(?:u([0-9a-fA-F]{4})|(.))|%([0-9a-fA-F]{2})/g,
+      (_, hex?: string, char?: string, percent?: string) =>
+        hex
+          ? String.fromCharCode(Number.parseInt(hex, 16))
+          : char !== undefined
+            ? (simple[char] ?? char)
+            : String.fromCharCode(Number.parseInt(percent ?? "", 16)),
+    );
+    if (next === text) break;
+    text = next;
+  }
+  return text.includes(SECRET_MARK);
 }
 
 function leaks(value: unknown): boolean {
