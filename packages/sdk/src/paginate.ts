@@ -149,8 +149,9 @@ async function* walk(
     for (let index = 0; pending !== undefined; index++) {
       const { data, response } = await pending;
       pending = undefined;
-      const url = response.url || pageUrl;
-      if (index === 0 && response.url) seen.add(new URL(response.url));
+      // The page's address, unless the SDK withheld it (it spelled the secret) or a fetch gave none.
+      const url = URL.canParse(response.url) ? response.url : pageUrl;
+      if (index === 0 && url === response.url) seen.add(new URL(url));
       const items = listOf(data, spec, url);
       const kept = items.length > remaining ? items.slice(0, remaining) : items;
       remaining -= kept.length;

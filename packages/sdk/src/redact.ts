@@ -17,40 +17,52 @@ export const WITHHELD_BODY = "[the body was withheld: it held the client secret]
 /**
  * The redactor of one secret. Its written forms (raw; JSON-escaped once or twice, as when a body echoes
  * a body; URL-encoded; its UTF-8 bytes read as Latin-1, as a header echoing it arrives; as a host name)
- * are replaced in any letter case (a host and a header name come back lower-cased). Text holding a
- * backslash or a `%` is also read with every JSON escape and percent-encoding undone, to any depth:
- * spelled there, the secret withholds the whole text.
+ * are replaced in any letter case (a host and a header name come back lower-cased). What is left is
+ * then read as a reader might undo it: as it is (letters folded to lower case), and with JSON escapes,
+ * percent-encoding or both undone, round after round; if any of those readings spells the secret, or
+ * the text is still being undone after `DECODING_ROUNDS`, the whole text is withheld.
  */
 export function secretRedactor(secret: string): Redact {
   const escaped = JSON.stringify(secret).slice(1, -1);
   const forms = [secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)];
   forms.push(String.fromCharCode(...new TextEncoder().encode(secret)), ...hostForm(secret));
   // Longest first, so that a longer form is replaced whole rather than through a shorter one inside it.
-  const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  const unique = [...new Set(forms)].filter((form) => form !== "").sort((a, b) => b.length - a.length);
   const pattern = new RegExp(
     unique.map((form) => form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|"),
     "gi",
   );
   const lowerSecret = secret.toLowerCase();
+  const spells = (text: string) => text.toLowerCase().includes(lowerSecret);
   return (text, withheld = REDACTED) => {
     const replaced = text.replace(pattern, REDACTED);
+    if (spells(replaced)) return withheld;
     if (!/[\\%]/.test(replaced)) return replaced;
-    return decoded(replaced).toLowerCase().includes(lowerSecret) ? withheld : replaced;
+    return UNDOINGS.some((undoing) => spelledWhenUndone(replaced, undoing, spells)) ? withheld : replaced;
   };
 }
 
 /** The secret as a URL writes it in a host name (lower case, non-ASCII as punycode), when it can be one. */
 function hostForm(secret: string): string[] {
   try {
-    const host = new URL(`http://${secret}.invalid/`).hostname;
-    return host.endsWith(".invalid") ? [host.slice(0, -".invalid".length)] : [];
+    const url = new URL(`http://${secret}.invalid/`);
+    // Only a secret that is all host: an `@`, `:` or `/` in it makes another part of the URL.
+    const whole = url.username === "" && url.password === "" && url.port === "" && url.pathname === "/";
+    return whole && url.hostname.endsWith(".invalid") ? [url.hostname.slice(0, -".invalid".length)] : [];
   } catch {
     return [];
   }
 }
 
-/** One JSON escape (left to right, so that `\\u0041` is a backslash and `u0041`), or a run of percent-encoded bytes. */
-const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))|((?:%[0-9a-fA-F]{2})+)/g;
+/**
+ * The readings of text: JSON escapes (left to right, so that `\\u0041` is a backslash and `u0041`) and
+ * percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`) undone together, and each alone.
+ */
+const UNDOINGS: ReadonlyArray<readonly [RegExp, (match: string, ...groups: string[]) => string]> = [
+  [/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))|((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, eitherUndone],
+  [/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, jsonUndone],
+  [/((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, percentUndone],
+];
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   "\\": "\\",
@@ -62,30 +74,47 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   t: "\t",
 };
 
-/** Text with JSON escapes and percent-encoding undone, again until nothing changes (a body may echo a body). */
-function decoded(text: string): string {
-  let current = text;
-  for (let round = 0; round < 8; round++) {
-    const next = current.replace(ESCAPE, (_match, hex?: string, simple?: string, percent?: string) => {
-      if (hex !== undefined) return String.fromCharCode(Number.parseInt(hex, 16));
-      if (simple !== undefined) return SIMPLE_ESCAPES[simple] ?? simple;
-      return percentDecoded(percent ?? "");
-    });
-    if (next === current) break;
-    current = next;
-  }
-  return current;
+function jsonUndone(_match: string, hex?: string, simple?: string): string {
+  if (hex !== undefined) return String.fromCharCode(Number.parseInt(hex, 16));
+  return SIMPLE_ESCAPES[simple ?? ""] ?? simple ?? "";
 }
 
-/** Percent-encoded bytes as UTF-8 text, or byte by byte when they are not UTF-8. */
-function percentDecoded(run: string): string {
-  try {
-    return decodeURIComponent(run);
-  } catch {
-    return run.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) =>
-      String.fromCharCode(Number.parseInt(hex, 16)),
-    );
+function percentUndone(_match: string, run?: string, wide?: string): string {
+  return run !== undefined ? percentDecoded(run) : String.fromCharCode(Number.parseInt(wide ?? "", 16));
+}
+
+function eitherUndone(match: string, hex?: string, simple?: string, run?: string, wide?: string): string {
+  return hex !== undefined || simple !== undefined
+    ? jsonUndone(match, hex, simple)
+    : percentUndone(match, run, wide);
+}
+
+/** How many times text is undone at most: text still changing after that is withheld. */
+const DECODING_ROUNDS = 8;
+
+/** Whether undoing text with `undoing`, round after round, spells the secret after any round. */
+function spelledWhenUndone(
+  text: string,
+  [escapes, undo]: (typeof UNDOINGS)[number],
+  spells: (text: string) => boolean,
+): boolean {
+  let current = text;
+  for (let round = 0; round < DECODING_ROUNDS; round++) {
+    const next = current.replace(escapes, undo);
+    if (next === current) return false;
+    if (spells(next)) return true;
+    current = next;
   }
+  return true; // still changing: deeper than any honest text is encoded
+}
+
+/** Percent-encoded bytes as UTF-8 text, a byte that is not UTF-8 read as U+FFFD (the rest kept). */
+function percentDecoded(run: string): string {
+  const bytes = run
+    .slice(1)
+    .split("%")
+    .map((hex) => Number.parseInt(hex, 16));
+  return new TextDecoder().decode(Uint8Array.from(bytes));
 }
 
 /** The headers themselves when no name or value holds the secret; a redacted copy otherwise. */

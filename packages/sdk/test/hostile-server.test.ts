@@ -30,6 +30,7 @@ import {
   CdasTimeoutError,
   isCdasError,
 } from "../src/errors.js";
+import { WITHHELD_BODY } from "../src/redact.js";
 import { CLIENT_ID, SECRET, SECRET_MARK, testSdk, untyped } from "./helpers.js";
 
 interface Seen {
@@ -728,6 +729,55 @@ describe("the secret is redacted from everything handed back", () => {
     );
     const { response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
     expect(response.headers.get("x-echo")).toBe("[redacted]");
+  });
+
+  it("spelled through an escape that a later reading completes (\\u000%63...), nine levels deep, or in look-alike letters", async () => {
+    const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
+    const spellings = [
+      `\\u000%63${secret.slice(1)}`, // %63 is "c": undone together, \u000c swallows it; percent alone spells it
+      `\\\\u000\\u0063${secret.slice(1)}`, // the same in JSON escapes alone
+      `${secret.slice(0, -1)}%${"25".repeat(8)}65`, // the last letter percent-encoded nine times
+      secret.replace("K", "\u212a"), // the Kelvin sign, which lower-cases to k
+    ];
+    for (const spelled of spellings) {
+      const { origin } = await serve(
+        api((request, response) => {
+          if (request.url.startsWith("/v1/accounts?moved"))
+            return void response
+              .writeHead(302, { location: `/v1/accounts?t=${encodeURIComponent(spelled)}` })
+              .end();
+          response
+            .writeHead(request.url.includes("fail") ? 400 : 200, {
+              "content-type": "text/plain",
+              "x-echo": encodeURIComponent(spelled),
+            })
+            .end(request.url.includes("fail") ? spelled : JSON.stringify({ data: [1], links: {} }));
+        }),
+      );
+      const sdk = sdkFor(origin, { clientSecret: secret });
+      const client = untyped(sdk.client);
+      const failed = await client.GET("/v1/accounts?fail=1", {});
+      expect(failed.error, spelled).toBe(WITHHELD_BODY);
+      expect(failed.response.headers.get("x-echo"), spelled).toBe("[redacted]");
+      // A page whose address is withheld is still walked (from the address the SDK asked for).
+      const pages = await sdk
+        .paginate("/v1/accounts", { params: { query: { moved: "1" } } } as never)
+        .toArray();
+      expect(pages).toEqual([1]);
+    }
+  });
+
+  it("a secret holding an @ (a URL's user-name separator) is redacted whole, and nothing else is", async () => {
+    const secret = "p9Lw2Vx7Kq4Zr8Tb6Ny3Hm5Jc1De@";
+    const { origin } = await serve(
+      api((_, response) =>
+        response
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ name: "invalid_code", message: `decoding failed for ${secret}` })),
+      ),
+    );
+    const { error } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+    expect(error).toEqual({ name: "invalid_code", message: "decoding failed for [redacted]" });
   });
 
   it("a string of an error body that spells it is withheld, the rest kept: the error is still retried", async () => {
