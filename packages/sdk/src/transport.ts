@@ -361,7 +361,8 @@ export function createTransport(config: TransportConfig): Transport {
  * The pipe ends with `signal` (the deadline, the caller's abort), failing the read itself: a fetch's
  * own body does not always end when its signal aborts (Node 20 and 22 on a gzip body that is not
  * gzip, Deno's piped bodies under load). The pipe lets go of `signal` however it ends. With a fetch
- * that `inflates` nothing (Bun's, core.ts), the content codings are undone here, before the count.
+ * that `inflates` nothing (Bun's, core.ts), the content codings are undone here, before the count; a
+ * byte stream is read into the SDK's own buffer (`readIntoOwnBuffers`).
  */
 function bounded(
   response: Response,
@@ -395,7 +396,39 @@ function bounded(
   });
   const { status, statusText } = response;
   const init = { status, statusText: acceptedReason(statusText), headers };
-  return withUrl(new Response(decoded.pipeThrough(limiter, { signal }), init), response.url);
+  return withUrl(
+    new Response(readIntoOwnBuffers(decoded).pipeThrough(limiter, { signal }), init),
+    response.url,
+  );
+}
+
+/** Size of the buffer a body is read into. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * A byte stream read into a buffer of the SDK's own (a BYOB reader), as its runtime allows: Deno's
+ * default reader hands out 4 KiB views of new 64 KiB buffers, garbage that grows the process by
+ * several times what is read. A read that fills little of the buffer is handed on as a copy of its
+ * own size and the buffer read into again. Any other stream is returned as it is.
+ */
+function readIntoOwnBuffers(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: "byob" });
+  } catch {
+    return body; // not a byte stream
+  }
+  let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read(new Uint8Array(buffer));
+      if (done || value === undefined) return controller.close();
+      const small = value.byteLength * 2 < value.buffer.byteLength;
+      controller.enqueue(small ? value.slice() : value);
+      buffer = small ? value.buffer : new ArrayBuffer(READ_BUFFER_BYTES);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /** The content codings the SDK undoes itself, by their DecompressionStream format (Bun's brotli and zstd included). */

@@ -11,12 +11,13 @@ import { describe, expect, it } from "vitest";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 /**
- * Regression guard for the SDK's own code, minified and gzipped (dependencies excluded): about 9.8 KB
+ * Regression guard for the SDK's own code, minified and gzipped (dependencies excluded): about 10.1 KB
  * with the error class per kind, redirects, the streamed size limit, prefetch, connection causes named
  * on every runtime, the option checks, error bodies withheld when they hide the secret, strict HTTP
- * dates and typed errors on a body read as a stream; the bench prints it.
+ * dates, typed errors on a body read as a stream, Bun's inflation and Deno's own-buffer reads; the
+ * bench prints it.
  */
-const OWN_CODE_GZIP_BUDGET_BYTES = 10 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 11 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.
