@@ -289,7 +289,8 @@ export function wireFailure(
   how: { timedOut: boolean; timeoutMs: number; redact: Redact; during?: string },
 ): CdasError {
   if (isCdasError(error)) return error;
-  if (how.timedOut) return timeoutError(method, url, how.timeoutMs);
+  // After a redirect the address is the server's Location: redacted like everything of the server's.
+  if (how.timedOut) return timeoutError(method, how.redact(url), how.timeoutMs);
   return connectionError(error, method, url, how.redact, how.during);
 }
 

@@ -18,9 +18,9 @@ export const WITHHELD_BODY = "[the body was withheld: it held the client secret]
  * The redactor of one secret. Its written forms (raw; JSON-escaped once or twice, as when a body echoes
  * a body; URL-encoded; its UTF-8 bytes read as Latin-1, as a header echoing it arrives; as a host name)
  * are replaced in any letter case (a host and a header name come back lower-cased). What is left is
- * then read as a reader might undo it: as it is (letters folded to lower case), and with JSON escapes,
- * percent-encoding or both undone, round after round; if any of those readings spells the secret, or
- * the text is still being undone after `DECODING_ROUNDS`, the whole text is withheld.
+ * then read as a reader might undo it: as it is (letters case-folded), and after every sequence of up
+ * to `DECODING_ROUNDS` steps that each undo JSON escapes or percent-encoding; if any reading spells the
+ * secret, or the text could still be undone after that, the whole text is withheld.
  */
 export function secretRedactor(secret: string): Redact {
   const escaped = JSON.stringify(secret).slice(1, -1);
@@ -32,14 +32,19 @@ export function secretRedactor(secret: string): Redact {
     unique.map((form) => form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|"),
     "gi",
   );
-  const lowerSecret = secret.toLowerCase();
-  const spells = (text: string) => text.toLowerCase().includes(lowerSecret);
+  const folded = fold(secret);
+  const spells = (text: string) => fold(text).includes(folded);
   return (text, withheld = REDACTED) => {
     const replaced = text.replace(pattern, REDACTED);
     if (spells(replaced)) return withheld;
     if (!/[\\%]/.test(replaced)) return replaced;
-    return UNDOINGS.some((undoing) => spelledWhenUndone(replaced, undoing, spells)) ? withheld : replaced;
+    return spelledWhenUndone(replaced, spells) ? withheld : replaced;
   };
+}
+
+/** Letters folded as Unicode folds case: `ſ` is `s`, the Kelvin sign `k`, `ı` `i` (lower-casing alone misses some). */
+function fold(text: string): string {
+  return text.toUpperCase().toLowerCase();
 }
 
 /** The secret as a URL writes it in a host name (lower case, non-ASCII as punycode), when it can be one. */
@@ -55,13 +60,12 @@ function hostForm(secret: string): string[] {
 }
 
 /**
- * The readings of text: JSON escapes (left to right, so that `\\u0041` is a backslash and `u0041`) and
- * percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`) undone together, and each alone.
+ * The steps a reader may take: undo JSON escapes (left to right, so that `\\u0041` is a backslash and
+ * `u0041`), or undo percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`).
  */
-const UNDOINGS: ReadonlyArray<readonly [RegExp, (match: string, ...groups: string[]) => string]> = [
-  [/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))|((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, eitherUndone],
-  [/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, jsonUndone],
-  [/((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, percentUndone],
+const STEPS: ReadonlyArray<(text: string) => string> = [
+  (text) => text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, jsonUndone),
+  (text) => text.replace(/((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, percentUndone),
 ];
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
@@ -83,29 +87,32 @@ function percentUndone(_match: string, run?: string, wide?: string): string {
   return run !== undefined ? percentDecoded(run) : String.fromCharCode(Number.parseInt(wide ?? "", 16));
 }
 
-function eitherUndone(match: string, hex?: string, simple?: string, run?: string, wide?: string): string {
-  return hex !== undefined || simple !== undefined
-    ? jsonUndone(match, hex, simple)
-    : percentUndone(match, run, wide);
-}
-
-/** How many times text is undone at most: text still changing after that is withheld. */
+/** How many steps a reading takes at most: text that could be undone further is withheld. */
 const DECODING_ROUNDS = 8;
+/** How many different readings one round may hold: text built to branch further is withheld. */
+const READINGS_PER_ROUND = 32;
 
-/** Whether undoing text with `undoing`, round after round, spells the secret after any round. */
-function spelledWhenUndone(
-  text: string,
-  [escapes, undo]: (typeof UNDOINGS)[number],
-  spells: (text: string) => boolean,
-): boolean {
-  let current = text;
-  for (let round = 0; round < DECODING_ROUNDS; round++) {
-    const next = current.replace(escapes, undo);
-    if (next === current) return false;
-    if (spells(next)) return true;
-    current = next;
+/**
+ * Whether some sequence of steps spells the secret. Each round takes every reading one step further
+ * each way; readings that are the same text are one (most text has one kind of escape, or none).
+ */
+function spelledWhenUndone(text: string, spells: (text: string) => boolean): boolean {
+  let readings = new Set([text]);
+  for (let round = 0; round <= DECODING_ROUNDS; round++) {
+    const next = new Set<string>();
+    for (const reading of readings) {
+      for (const step of STEPS) {
+        const undone = step(reading);
+        if (undone !== reading) next.add(undone);
+      }
+    }
+    if (next.size === 0) return false;
+    // One step past the last round still changes it: deeper than any honest text is encoded.
+    if (round === DECODING_ROUNDS || next.size > READINGS_PER_ROUND) return true;
+    for (const reading of next) if (spells(reading)) return true;
+    readings = next;
   }
-  return true; // still changing: deeper than any honest text is encoded
+  return true;
 }
 
 /** Percent-encoded bytes as UTF-8 text, a byte that is not UTF-8 read as U+FFFD (the rest kept). */
@@ -135,10 +142,16 @@ export function redactHeaders(headers: Headers, redact: Redact): Headers {
  * the SDK's own reading does) is read, each of its strings redacted on its own (so that a string that
  * spells the secret is withheld and the rest of the body kept: `id`, `name`, `temporary`), and written
  * again; other text is redacted whole. Anything still spelling the secret (a key, text that is not JSON)
- * withholds the body. Only the first `ERROR_BODY_KEPT` characters are kept.
+ * withholds the body. Only the first `ERROR_BODY_KEPT` characters are kept, cut once redacted.
  */
 export function redactBody(text: string, redact: Redact): string {
-  const kept = text.length > ERROR_BODY_KEPT ? `${text.slice(0, ERROR_BODY_KEPT)}…` : text;
+  // Redacted a little past the cut, then cut: a secret across the cut is taken out whole first.
+  const kept = text.slice(0, ERROR_BODY_KEPT + CUT_MARGIN);
+  const shown = redactKept(kept, redact);
+  return shown.length > ERROR_BODY_KEPT ? `${shown.slice(0, ERROR_BODY_KEPT)}…` : shown;
+}
+
+function redactKept(kept: string, redact: Redact): string {
   let result = kept;
   try {
     const trimmed = kept.trim();
@@ -158,8 +171,13 @@ export function redactBody(text: string, redact: Redact): string {
   return redact(result, WITHHELD_BODY);
 }
 
-/** How much of an error body is kept: enough for any error the API writes, and bounded work to redact it. */
-const ERROR_BODY_KEPT = 1024 * 1024;
+/**
+ * How much of an error body is kept: far more than any error the API writes, and bounded work to redact
+ * it (a body built of escapes to be undone every way costs milliseconds, not seconds).
+ */
+const ERROR_BODY_KEPT = 64 * 1024;
+/** How far past the cut a body is redacted: more than any spelling of a secret takes. */
+const CUT_MARGIN = 4096;
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {

@@ -246,7 +246,7 @@ export function createTransport(config: TransportConfig): Transport {
     const { method } = call.request;
     if (typeof response?.status !== "number" || typeof response.headers?.get !== "function") {
       throw invalidResponse(
-        `${method} ${pathOf(url)}: the fetch in use resolved to something that is not a Response`,
+        `${method} ${pathOf(config.redact(url))}: the fetch in use resolved to something that is not a Response`,
       );
     }
     const { status } = response;
@@ -282,7 +282,8 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
   function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
-    const what = () => `${call.request.method} ${pathOf(url)}`;
+    // After a redirect `url` is the server's Location: redacted like everything of the server's.
+    const what = () => `${call.request.method} ${pathOf(config.redact(url))}`;
     return bounded(response, config.maxResponseBytes, signal, what, config.inflates);
   }
 

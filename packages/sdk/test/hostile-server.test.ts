@@ -767,6 +767,61 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
+  it("spelled only when percent-encoding is undone before JSON escapes, or with a long s", async () => {
+    const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
+    for (const spelled of [
+      `%5C\\u000c\\u0073${secret.slice(2)}`, // undone together, \u000c swallows the c
+      `%255C\\u000c\\u0073${secret.slice(2)}`,
+      secret.replaceAll("s", "\u017f"), // ſ folds to s
+    ]) {
+      const { origin } = await serve(
+        api((_, response) =>
+          response
+            .writeHead(400, { "content-type": "text/plain", "x-echo": encodeURIComponent(spelled) })
+            .end(spelled),
+        ),
+      );
+      const { error, response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+      expect(error, spelled).toBe(WITHHELD_BODY);
+      expect(response.headers.get("x-echo"), spelled).toBe("[redacted]");
+    }
+  });
+
+  it("text undone in exactly eight steps is kept; one step more is withheld", async () => {
+    const eightSteps = "\\".repeat(256); // 256 backslashes halve to 1 in eight steps
+    const nineSteps = "\\".repeat(512);
+    const { origin } = await serve(
+      api((request, response) =>
+        response
+          .writeHead(400, { "content-type": "text/plain" })
+          .end(request.url.includes("nine") ? nineSteps : eightSteps),
+      ),
+    );
+    expect((await getAccounts(sdkFor(origin))).error).toBe(eightSteps);
+    const nine = await untyped(sdkFor(origin).client).GET("/v1/accounts?nine=1", {});
+    expect(nine.error).toBe(WITHHELD_BODY);
+  });
+
+  it("the address of a followed redirect, in a timeout and a size-limit error", async () => {
+    const { origin } = await serve(
+      api((request, response) => {
+        if (!request.url.includes(SECRET_MARK))
+          return void response
+            .writeHead(302, { location: `/v1/${encodeURIComponent(SECRET)}?${request.url.split("?")[1]}` })
+            .end();
+        if (request.url.includes("stall"))
+          return void response.writeHead(200, { "content-type": "application/json" });
+        response.writeHead(200, { "content-type": "application/json" }).end(`[${"1,".repeat(2000)}1]`);
+      }),
+    );
+    const client = untyped(sdkFor(origin, { timeoutMs: 300, maxResponseBytes: 1000 }).client);
+    const timedOut = await failureOf(client.GET("/v1/accounts?stall=1", {}));
+    expect(timedOut).toBeInstanceOf(CdasTimeoutError);
+    const tooLarge = await failureOf(client.GET("/v1/accounts?large=1", {}));
+    expect(tooLarge).toBeInstanceOf(CdasInvalidResponseError);
+    for (const failure of [timedOut, tooLarge]) expect(leaksSpelled(failure), inspect(failure)).toBe(false);
+  });
+
   it("a secret holding an @ (a URL's user-name separator) is redacted whole, and nothing else is", async () => {
     const secret = "p9Lw2Vx7Kq4Zr8Tb6Ny3Hm5Jc1De@";
     const { origin } = await serve(
@@ -798,15 +853,22 @@ describe("the secret is redacted from everything handed back", () => {
     expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(3);
   });
 
-  it("an error body past 1 MiB is kept cut, redacted within bounded work", async () => {
+  it("an error body past 64 KiB is kept cut, redacted before the cut", async () => {
     const body = `${"x".repeat(2 * 1024 * 1024)}${SECRET}`;
     const { origin } = await serve(
       api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin));
     expect(typeof error).toBe("string");
-    expect((error as string).length).toBe(1024 * 1024 + 1);
+    expect((error as string).length).toBe(64 * 1024 + 1);
     expect((error as string).endsWith("x…")).toBe(true);
+    // A secret across the cut is taken out before it: nothing of it is left at the end.
+    const across = `${"x".repeat(64 * 1024 - 10)}${SECRET}${"x".repeat(100)}`;
+    const { origin: cutOrigin } = await serve(
+      api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(across)),
+    );
+    const { error: cut } = await getAccounts(sdkFor(cutOrigin));
+    expect(cut).toBe(`${"x".repeat(64 * 1024 - 10)}[redacted]…`);
   });
 
   it("a header's name, lower-cased by Headers, on a 2xx and an error answer", async () => {
