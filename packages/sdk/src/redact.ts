@@ -61,11 +61,17 @@ function hostForm(secret: string): string[] {
 
 /**
  * The steps a reader may take: undo JSON escapes (left to right, so that `\\u0041` is a backslash and
- * `u0041`), or undo percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`).
+ * `u0041`), or undo percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`; or each `%XX`
+ * as a Latin-1 letter).
  */
 const STEPS: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, jsonUndone),
   (text) => text.replace(/((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, percentUndone),
+  // As JavaScript's `unescape` reads it: each `%XX` one Latin-1 letter (`%DF` is ß, which folds to ss).
+  (text) =>
+    text.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    ),
 ];
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
@@ -142,19 +148,15 @@ export function redactHeaders(headers: Headers, redact: Redact): Headers {
  * the SDK's own reading does) is read, each of its strings redacted on its own (so that a string that
  * spells the secret is withheld and the rest of the body kept: `id`, `name`, `temporary`), and written
  * again; other text is redacted whole. Anything still spelling the secret (a key, text that is not JSON)
- * withholds the body. Only the first `ERROR_BODY_KEPT` characters are kept, cut once redacted.
+ * withholds the body. A body longer than `ERROR_BODY_KEPT` is not kept (its length is said).
  */
 export function redactBody(text: string, redact: Redact): string {
-  // Redacted a little past the cut, then cut: a secret across the cut is taken out whole first.
-  const kept = text.slice(0, ERROR_BODY_KEPT + CUT_MARGIN);
-  const shown = redactKept(kept, redact);
-  return shown.length > ERROR_BODY_KEPT ? `${shown.slice(0, ERROR_BODY_KEPT)}…` : shown;
-}
-
-function redactKept(kept: string, redact: Redact): string {
-  let result = kept;
+  // Not cut: a cut could end inside a spelling of the secret, leaving all of it but what comes after.
+  if (text.length > ERROR_BODY_KEPT)
+    return `[the body was not kept: ${text.length} characters, more than 64 KiB]`;
+  let result = text;
   try {
-    const trimmed = kept.trim();
+    const trimmed = text.trim();
     if (trimmed.startsWith("{") || trimmed.startsWith("[") || trimmed.startsWith('"')) {
       let changed = false;
       const rewritten = JSON.stringify(JSON.parse(trimmed), (_key, value: unknown) => {
@@ -172,12 +174,10 @@ function redactKept(kept: string, redact: Redact): string {
 }
 
 /**
- * How much of an error body is kept: far more than any error the API writes, and bounded work to redact
- * it (a body built of escapes to be undone every way costs milliseconds, not seconds).
+ * The largest error body kept: far more than any error the API writes, and bounded work to redact it
+ * (a body built of escapes to be undone every way costs milliseconds, not seconds).
  */
 const ERROR_BODY_KEPT = 64 * 1024;
-/** How far past the cut a body is redacted: more than any spelling of a secret takes. */
-const CUT_MARGIN = 4096;
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {

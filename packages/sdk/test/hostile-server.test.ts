@@ -853,22 +853,32 @@ describe("the secret is redacted from everything handed back", () => {
     expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(3);
   });
 
-  it("an error body past 64 KiB is kept cut, redacted before the cut", async () => {
-    const body = `${"x".repeat(2 * 1024 * 1024)}${SECRET}`;
+  it("an error body past 64 KiB is not kept (a cut could end inside a spelling of it): its length is said", async () => {
+    const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
+    // All of the secret but its last letter before 64 KiB, the last letter escaped five times over after.
+    let last = secret.slice(-1);
+    for (let level = 0; level < 5; level++)
+      last = [...last].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    const body = `${"x".repeat(64 * 1024 - 20)}${secret.slice(0, -1)}${last}`;
     const { origin } = await serve(
       api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
     );
-    const { error } = await getAccounts(sdkFor(origin));
-    expect(typeof error).toBe("string");
-    expect((error as string).length).toBe(64 * 1024 + 1);
-    expect((error as string).endsWith("x…")).toBe(true);
-    // A secret across the cut is taken out before it: nothing of it is left at the end.
-    const across = `${"x".repeat(64 * 1024 - 10)}${SECRET}${"x".repeat(100)}`;
-    const { origin: cutOrigin } = await serve(
-      api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(across)),
+    const { error } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+    expect(error).toBe(`[the body was not kept: ${body.length} characters, more than 64 KiB]`);
+  });
+
+  it("a letter written as JavaScript's escape writes it (%DF, ß, which folds to ss)", async () => {
+    const secret = "cs_live_9fQ2xLmB7vTz4KpWssYd3NsH6jUe";
+    const { origin } = await serve(
+      api((_, response) =>
+        response
+          .writeHead(400, { "content-type": "text/plain", "x-echo": secret.replace("ss", "%DF") })
+          .end(`upstream said: ${secret.replace("ss", "%DF")}`),
+      ),
     );
-    const { error: cut } = await getAccounts(sdkFor(cutOrigin));
-    expect(cut).toBe(`${"x".repeat(64 * 1024 - 10)}[redacted]…`);
+    const { error, response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+    expect(error).toBe(WITHHELD_BODY);
+    expect(response.headers.get("x-echo")).toBe("[redacted]");
   });
 
   it("a header's name, lower-cased by Headers, on a 2xx and an error answer", async () => {
