@@ -42,9 +42,12 @@ export function secretRedactor(secret: string): Redact {
   };
 }
 
-/** Letters folded as Unicode folds case: `ſ` is `s`, the Kelvin sign `k`, `ı` `i` (lower-casing alone misses some). */
+/**
+ * Letters folded as Unicode folds case: `ſ` is `s`, the Kelvin sign `k`, `ı` `i`, `ẞ` and `ß` `ss`
+ * (lower-casing alone misses some; `ẞ` upper-cases to itself, so it is lower-cased first).
+ */
 function fold(text: string): string {
-  return text.toUpperCase().toLowerCase();
+  return text.toLowerCase().toUpperCase().toLowerCase();
 }
 
 /** The secret as a URL writes it in a host name (lower case, non-ASCII as punycode), when it can be one. */

@@ -867,13 +867,16 @@ describe("the secret is redacted from everything handed back", () => {
     expect(error).toBe(`[the body was not kept: ${body.length} characters, more than 64 KiB]`);
   });
 
-  it("a letter written as JavaScript's escape writes it (%DF, ß, which folds to ss)", async () => {
+  it.each([
+    ["%DF", "as JavaScript's escape writes ß"],
+    [encodeURIComponent("\u1e9e"), "the capital sharp s, which upper-cases to itself"],
+  ])("a letter that folds to ss: %s (%s)", async (spelling) => {
     const secret = "cs_live_9fQ2xLmB7vTz4KpWssYd3NsH6jUe";
     const { origin } = await serve(
       api((_, response) =>
         response
-          .writeHead(400, { "content-type": "text/plain", "x-echo": secret.replace("ss", "%DF") })
-          .end(`upstream said: ${secret.replace("ss", "%DF")}`),
+          .writeHead(400, { "content-type": "text/plain", "x-echo": secret.replace("ss", spelling) })
+          .end(`upstream said: ${secret.replace("ss", spelling)}`),
       ),
     );
     const { error, response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
