@@ -93,11 +93,6 @@ function itemsOf(
 ): AsyncIterator<unknown> {
   let buffer: unknown[] = [];
   let index = 0;
-  const aborted = async (): Promise<never> => {
-    buffer = [];
-    await pages.return(undefined); // a page in flight is cancelled (prefetch)
-    throw signal?.reason;
-  };
   const refill = async (): Promise<IteratorResult<unknown>> => {
     while (index >= buffer.length) {
       const next = await pages.next();
@@ -107,16 +102,17 @@ function itemsOf(
     }
     return { done: false, value: buffer[index++] };
   };
+  const stop = async (value?: unknown): Promise<IteratorResult<unknown>> => {
+    buffer = [];
+    await pages.return(undefined); // a page in flight is cancelled (prefetch)
+    return { done: true, value };
+  };
   return {
     next: () => {
-      if (signal?.aborted) return aborted();
+      if (signal?.aborted) return stop().then(() => Promise.reject(signal.reason));
       return index < buffer.length ? Promise.resolve({ done: false, value: buffer[index++] }) : refill();
     },
-    return: async (value?: unknown) => {
-      buffer = [];
-      await pages.return(undefined);
-      return { done: true, value };
-    },
+    return: stop,
   };
 }
 

@@ -136,6 +136,9 @@ export function createTransport(config: TransportConfig): Transport {
     return url;
   }
 
+  /** A call as messages name it; after a redirect `url` is the server's Location, redacted as all of its text is. */
+  const called = (method: string, url: string) => `${method} ${pathOf(config.redact(url))}`;
+
   async function issueToken(): Promise<IssuedToken> {
     const headers = new Headers(config.headers);
     headers.set("content-type", JSON_MEDIA_TYPE);
@@ -246,7 +249,7 @@ export function createTransport(config: TransportConfig): Transport {
     const { method } = call.request;
     if (typeof response?.status !== "number" || typeof response.headers?.get !== "function") {
       throw invalidResponse(
-        `${method} ${pathOf(config.redact(url))}: the fetch in use resolved to something that is not a Response`,
+        `${called(method, url)}: the fetch in use resolved to something that is not a Response`,
       );
     }
     const { status } = response;
@@ -282,8 +285,7 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
   function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
-    // After a redirect `url` is the server's Location: redacted like everything of the server's.
-    const what = () => `${call.request.method} ${pathOf(config.redact(url))}`;
+    const what = () => called(call.request.method, url);
     return bounded(response, config.maxResponseBytes, signal, what, config.inflates);
   }
 
@@ -386,8 +388,7 @@ function bounded(
       size += chunk.byteLength;
       // Deno hands out 4 KiB views of 64 KiB buffers: whoever keeps the chunks (text(), json()) would
       // hold sixteen times the limit. A view of a much larger buffer is copied.
-      if (size <= limit)
-        return controller.enqueue(chunk.byteLength * 2 < chunk.buffer.byteLength ? chunk.slice() : chunk);
+      if (size <= limit) return controller.enqueue(isSmallView(chunk) ? chunk.slice() : chunk);
       controller.error(
         invalidResponse(
           `${what()} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
@@ -401,6 +402,11 @@ function bounded(
     new Response(readIntoOwnBuffers(decoded).pipeThrough(limiter, { signal }), init),
     response.url,
   );
+}
+
+/** A view of a much larger buffer: whoever keeps it would hold the whole buffer, so it is copied. */
+function isSmallView(chunk: Uint8Array): boolean {
+  return chunk.byteLength * 2 < chunk.buffer.byteLength;
 }
 
 /** Size of the buffer a body is read into. */
@@ -424,7 +430,7 @@ function readIntoOwnBuffers(body: ReadableStream<Uint8Array>): ReadableStream<Ui
     async pull(controller) {
       const { done, value } = await reader.read(new Uint8Array(buffer));
       if (done || value === undefined) return controller.close();
-      const small = value.byteLength * 2 < value.buffer.byteLength;
+      const small = isSmallView(value);
       controller.enqueue(small ? value.slice() : value);
       buffer = small ? value.buffer : new ArrayBuffer(READ_BUFFER_BYTES);
     },
