@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readRegistry } from "../registry/index.js";
-import { withCodeSamples } from "./lib/code-samples.mjs";
+import { sampleLanguages, withCodeSamples } from "./lib/code-samples.mjs";
 import { finishReferencePage, pairName, renderIndex, versionPairs } from "./lib/docs-site.mjs";
 import { formatGuideHtml, formatGuideMarkdown } from "./lib/guide-format.mjs";
 import { SPEC_DIR } from "./lib/load-spec.mjs";
@@ -40,21 +40,20 @@ export function redocDocument(doc, version) {
   return copy;
 }
 
-function renderReference(bundle, output, title) {
+/**
+ * Redoc's options for a version's reference (given as a file: `--openapi` takes JSON or a path, and its
+ * dotted form cannot write a list). scrollYOffset keeps Redoc's menu and its jumps below our sticky bar
+ * (docs-site.mjs); codeSamples.languages lists the samples' tabs, without which Redoc shows only curl.
+ */
+function redocOptions(version) {
+  return { scrollYOffset: "header.site", codeSamples: { languages: sampleLanguages(version) } };
+}
+
+function renderReference(bundle, options, output, title) {
   return new Promise((resolve, reject) => {
     execFile(
       REDOCLY,
-      // scrollYOffset: Redoc keeps its menu and its jumps below our sticky bar (docs-site.mjs).
-      [
-        "build-docs",
-        bundle,
-        "--inlineBundle",
-        "--openapi.scrollYOffset=header.site",
-        "--title",
-        title,
-        "--output",
-        output,
-      ],
+      ["build-docs", bundle, "--inlineBundle", `--openapi=${options}`, "--title", title, "--output", output],
       { cwd: SPEC_DIR, env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`redocly build-docs ${bundle}: ${stderr}`)) : resolve(),
@@ -120,9 +119,11 @@ async function writeReferences({ versions, documents, guides, distDir, docsDir, 
       versions.map(async (version) => {
         const bundle = path.join(redocDir, `${version}.json`);
         writeFileSync(bundle, JSON.stringify(redocDocument(documents[version], version)));
+        const options = path.join(redocDir, `${version}.options.json`);
+        writeFileSync(options, JSON.stringify(redocOptions(version)));
         const output = path.join(docsDir, `${version}.html`);
         const t0 = performance.now();
-        await renderReference(bundle, output, documents[version].info?.title ?? version);
+        await renderReference(bundle, options, output, documents[version].info?.title ?? version);
         const switcher = switcherScript(switcherData({ versions, current: version, guides, documents }));
         const page = finishReferencePage(readFileSync(output, "utf8"), {
           versions,

@@ -254,6 +254,33 @@ describe.each(VERSIONS)("%s reference", (version) => {
     await page.close();
   });
 
+  it("offers each operation's three samples: curl, @cdas/sdk and @cdas/client-vN", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}${version}.html`);
+    const op = operations.find((o) => `${o.method.toUpperCase()} ${o.path}` === "GET /v1/consent")!;
+    const sectionId = decodeURIComponent(
+      (await openOperation(page, op.tag, new RegExp(`^${escapeRegExp(op.summary)}`))).slice(2),
+    );
+    const samples = page.locator(`[id="${sectionId}"] [data-testid="right-panel"]`).filter({
+      has: page.locator('[data-testid="dropdown"]'),
+    });
+    const code = samples.locator('[data-testid="source-code"]').first();
+    await expect(code.textContent()).resolves.toContain("curl ");
+    // The language menu is the dropdown whose button names the sample shown.
+    let shown = "curl";
+    for (const [label, call] of [
+      ["@cdas/sdk", "createSdk("],
+      [`@cdas/client-${version}`, `from "@cdas/client-${version}"`],
+    ] as const) {
+      await samples.locator('[data-testid="dropdown"] button', { hasText: shown }).first().click();
+      await page.getByText(label, { exact: true }).click();
+      await expect.poll(() => code.textContent(), { message: label }).toContain(call);
+      shown = label;
+    }
+    await screenshot(page, `${version}-samples`);
+    await page.close();
+  });
+
   it("links to the other versions and to the index", async () => {
     const page = await newPage();
     const other = VERSIONS[(VERSIONS.indexOf(version) + 1) % VERSIONS.length]!;

@@ -180,10 +180,17 @@ describe("reshaped containers (a field that becomes an array, or stops being one
       const entries = entriesOf(GUIDES[pair]);
       const fees = entries.find((e) => e.places.includes("accounts[].fees[]"));
       expect(fees!.text).toContain("`amount` is now `fixed_amount.amount`");
-      expect(fees!.text).toContain(
-        "new: `fee_method_u_type`, `fixed_amount` `{amount}` and `rate_based` `{rate, rate_type}`",
-      );
+      expect(fees!.text).toContain("new: `fee_method_u_type` and `fixed_amount` `{amount}`");
       expect(fees!.text).not.toMatch(/`amount`[^;]* gone/);
+      // The flat rate fields give way to `rate_based` as a whole (x-cdas-replaces): replaced, not gone.
+      expect(fees!.text).toContain(
+        "`accrual_frequency`, `accrued_rate`, `balance_rate` and `transaction_rate` are replaced by `rate_based` `{rate, rate_type}` as a whole",
+      );
+      const discounts = entries.find((e) => e.places.includes("accounts[].fees[].discounts[]"));
+      expect(discounts!.text).toContain(
+        "`accrued_rate`, `balance_rate`, `fee_rate` and `transaction_rate` are replaced by `rate_based`",
+      );
+      for (const entry of [fees, discounts]) expect(entry!.text).not.toContain("gone");
       const extended = entries.find((e) => e.places.some((p) => p.endsWith("extended_data")));
       expect(extended!.text).toContain("`service` is now `npp_payload.service`");
       // The renamed object holds fields the old one did not: they are shown.
@@ -193,6 +200,7 @@ describe("reshaped containers (a field that becomes an array, or stops being one
       expect(extended!.text).toContain("`x2p101_payload` is gone");
       const markdown = formatGuideMarkdown(GUIDES[pair] as never);
       expect(markdown).toContain("+ fee.fixed_amount?.amount");
+      expect(markdown).toContain("+ fee.rate_based // replaces them as a whole");
       expect(markdown).toContain("+ extendedData.npp_payload?.service");
     },
   );

@@ -128,9 +128,12 @@ function bodySource(body, sourceOf) {
   return members.length ? `{\n${members.join(",\n")}\n}` : "{}";
 }
 
+/** Both TypeScript samples run against the sandbox, whose certificate Node trusts only when told. */
+const SANDBOX_CA_NOTE = `// The sandbox's CA: run with NODE_EXTRA_CA_CERTS=${SANDBOX.caFile}`;
+
 const SDK_SETUP = (version) => `import { createSdk } from "@cdas/sdk";
 
-// The sandbox's CA: run with NODE_EXTRA_CA_CERTS=${SANDBOX.caFile}
+${SANDBOX_CA_NOTE}
 const sdk = createSdk({
   version: "${version}",
   baseUrl: "${SANDBOX.url}",
@@ -175,10 +178,11 @@ export function clientSample(doc, version, { method, path, item, operation }) {
   const init = initSource(args, { expressions: { client_secret: 'process.env.CDAS_CLIENT_SECRET ?? ""' } });
   const verb = method.toUpperCase();
   const headers = needsBearer(doc, operation)
-    ? `\n  // A token from POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_TOKEN}\` },`
+    ? `\n  // CDAS_TOKEN: the access_token of POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_TOKEN}\` },`
     : "";
   return `import { createClient } from "@cdas/client-${version}";
 
+${SANDBOX_CA_NOTE}
 const client = createClient({
   baseUrl: "${SANDBOX.url}",${headers}
 });
@@ -188,13 +192,28 @@ console.log(data);
 `;
 }
 
+/** The samples of every operation, in the order the reference offers them: Redoc's language and tab label, and the writer. */
+const SAMPLE_KINDS = [
+  { lang: "Shell", label: () => "curl", write: curlSample },
+  { lang: "TypeScript", label: () => "@cdas/sdk", write: sdkSample },
+  { lang: "TypeScript", label: (version) => `@cdas/client-${version}`, write: clientSample },
+];
+
 /** The three samples of one operation, in Redoc's `x-codeSamples` form. */
 export function operationSamples(doc, version, entry) {
-  return [
-    { lang: "Shell", label: "curl", source: curlSample(doc, version, entry) },
-    { lang: "TypeScript", label: "@cdas/sdk", source: sdkSample(doc, version, entry) },
-    { lang: "TypeScript", label: `@cdas/client-${version}`, source: clientSample(doc, version, entry) },
-  ];
+  return SAMPLE_KINDS.map(({ lang, label, write }) => ({
+    lang,
+    label: label(version),
+    source: write(doc, version, entry),
+  }));
+}
+
+/**
+ * Redoc's `codeSamples.languages` option for a version's reference: Redoc shows only the samples whose
+ * label (or language) that list names, and by default it names curl but no TypeScript.
+ */
+export function sampleLanguages(version) {
+  return SAMPLE_KINDS.map(({ lang, label }) => ({ lang, label: label(version) }));
 }
 
 /** A copy of the bundle with `x-codeSamples` on every operation (the copy Redoc renders). */

@@ -1,7 +1,7 @@
 // The code to change for a section of the migration guide, as a diff of TypeScript lines written
 // against @cdas/sdk (sdk.client is the typed openapi-fetch client of the version). Only the kinds of
 // change where a line of code helps get one: the version itself, an envelope, a rename, a field moved
-// into an object, a type that becomes a string, a parameter or error fields that are gone.
+// into an object, fields an object replaces, a type that becomes a string, a parameter or error fields that are gone.
 
 import { UNNAMED_KEY } from "./openapi-walk.mjs";
 
@@ -33,6 +33,11 @@ function clauseLines(clause, entry, section, report) {
       return [`- ${variable}.${clause.from}`, `+ ${variable}.${clause.to}`];
     case "nested":
       return [`- ${variable}.${clause.name}`, `+ ${variable}.${clause.into}?.${clause.name}`];
+    case "replaced":
+      return [
+        `- ${clause.names.map((name) => `${variable}.${name}`).join(", ")}`,
+        `+ ${variable}.${clause.into} // replaces them as a whole`,
+      ];
     case "type":
       return clause.to === "string" && clause.from === "number"
         ? clause.names.flatMap((name) => [

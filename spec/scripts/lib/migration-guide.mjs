@@ -220,6 +220,22 @@ function containerClauses(items, place, docs) {
       into: into.name,
     });
   }
+  // Fields gone from here that a new object replaces as a whole (`x-cdas-replaces` beside its properties).
+  for (const item of of("field-add")) {
+    const container = schemaAt(docs.after, pointerTokens(item.change.pointer).slice(0, -2));
+    const replaced = (container?.["x-cdas-replaces"]?.[item.name] ?? []).filter((n) => removed.includes(n));
+    if (!replaced.length) continue;
+    for (const name of replaced) removed.splice(removed.indexOf(name), 1);
+    added.splice(added.indexOf(item.name), 1);
+    const fields = fieldsAfter(item.name);
+    const into = fields.length ? `\`${item.name}\` \`{${fields.join(", ")}}\`` : `\`${item.name}\``;
+    clauses.push({
+      kind: "replaced",
+      text: `${listWords(replaced)} ${replaced.length > 1 ? "are" : "is"} replaced by ${into} as a whole (the interface maps no field to another)`,
+      names: replaced,
+      into: item.name,
+    });
+  }
   const byType = new Map();
   for (const item of of("field-type")) {
     const key = `${JSON.stringify(item.change.before)}>${JSON.stringify(item.change.after)}`;
