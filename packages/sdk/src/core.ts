@@ -4,7 +4,7 @@ import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, failedInCallersCode, invalidOptions } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
-import { secretRedactor } from "./redact.js";
+import { secretRedactor, textOf } from "./redact.js";
 import type { RetryPolicy } from "./retry.js";
 import {
   type CallContext,
@@ -155,12 +155,15 @@ function checkOptions(
     },
     fetch: options.fetch ?? defaultFetch,
     inflates: options.fetch === undefined && IS_BUN,
-    timeoutMs: positive("timeoutMs", options.timeoutMs, 30_000),
+    timeoutMs: timerLength("timeoutMs", positive("timeoutMs", options.timeoutMs, 30_000)),
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     retry: {
       maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, 2),
       baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, 250),
-      maxDelayMs: nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, 20_000),
+      maxDelayMs: timerLength(
+        "maxRetryDelayMs",
+        nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, 20_000),
+      ),
     },
   };
 }
@@ -200,12 +203,15 @@ export function buildSdk(
     (error, method, path, init, context) => {
       // The caller's abort rejects with the caller's reason, whenever it comes.
       if (init?.signal?.aborted) return init.signal.reason;
-      const pathOnly = String(path).split("?")[0] ?? "";
-      if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, false);
+      const pathOnly = textOf(path).split("?")[0] ?? "";
+      if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, "before sending");
+      // The SDK's fetch failed (with its own error) and something else came out: a middleware's onError.
+      if (context.failure !== undefined && error !== context.failure)
+        return failedInCallersCode(error, method, pathOnly, redact, "on the failure");
       // Answered and its body untouched, the read not ended: the failure came between the two, from a
       // middleware (Bun leaves `bodyUsed` false when the deadline ends a read).
       if (context.answer?.bodyUsed === false && !context.readDeadline?.signal.aborted)
-        return failedInCallersCode(error, method, pathOnly, redact, true);
+        return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
       return bodyReadError(error, method, pathOnly, timeoutMs, redact);
     },
   );
@@ -231,6 +237,9 @@ export function buildSdk(
 
 /** The client's methods; each reads and parses an answer's body. */
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+
+/** The values of openapi-fetch's `parseAs`: any other would call a method of the Response by that name. */
+const PARSE_AS: readonly string[] = ["json", "text", "blob", "arrayBuffer", "stream"];
 
 /** What the method wrappers read of a call's own options. */
 interface CallOptions {
@@ -264,9 +273,21 @@ function withTypedBodyErrors(
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
     const options = init as CallOptions | undefined;
+    const parseAs = options?.parseAs;
+    if (parseAs !== undefined && !PARSE_AS.includes(parseAs)) {
+      return Promise.reject(
+        invalidOptions(`${method}: parseAs must be one of ${PARSE_AS.join(", ")} (got ${shown(parseAs)})`),
+      );
+    }
     const context = newCallContext(options?.signal);
     const fetch = (request: Request) => transport(request, context);
-    return run({ ...options, fetch } as never).then(
+    let result: Promise<unknown>;
+    try {
+      result = run({ ...options, fetch } as never);
+    } catch (error) {
+      result = Promise.reject(error); // thrown before any promise (a method that is not a string)
+    }
+    return result.then(
       (result) => {
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
@@ -293,8 +314,8 @@ function withTypedBodyErrors(
   return {
     ...client,
     ...methods,
-    request: ((method: string, path: never, init: never) =>
-      call(method.toUpperCase(), path, init, (withFetch) =>
+    request: ((method: unknown, path: never, init: never) =>
+      call(textOf(method).toUpperCase(), path, init, (withFetch) =>
         client.request(method as never, path, withFetch),
       )) as typeof client.request,
   };
@@ -354,6 +375,17 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
     throw invalidOptions(`${name} must be a positive number (got ${shown(value)})`);
   }
+  return value;
+}
+
+/** The longest wait a timer keeps (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+function timerLength(name: string, value: number): number {
+  if (value > LONGEST_TIMER_MS)
+    throw invalidOptions(
+      `${name} must be at most ${LONGEST_TIMER_MS} ms, the longest a timer waits (got ${value})`,
+    );
   return value;
 }
 

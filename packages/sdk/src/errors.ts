@@ -3,7 +3,7 @@
  * `error.name` is the class name; the guards use a global symbol so they work across ESM/CJS copies.
  */
 
-import { causeChain, type Redact, redactError, redactedCopy } from "./redact.js";
+import { causeChain, type Redact, redactError, redactedCopy, textOf } from "./redact.js";
 
 const API_ERROR_BRAND = Symbol.for("@cdas/sdk/CdasApiError");
 const ERROR_BRAND = Symbol.for("@cdas/sdk/CdasError");
@@ -212,22 +212,32 @@ export function invalidOptions(message: string): CdasInvalidOptionsError {
   return new CdasInvalidOptionsError(message);
 }
 
+/** Where in the caller's own code a call failed (see `failedInCallersCode`). */
+export type CallersStage = "before sending" | "on the answer" | "on the failure";
+
+const CALLERS_FAILURE: Record<CallersStage, string> = {
+  "before sending":
+    "failed before it was sent (openapi-fetch could not build the request, or a middleware's onRequest threw or answered it)",
+  "on the answer": "a middleware threw on the answer",
+  "on the failure": "a middleware's onError threw or returned an error of its own",
+};
+
 /**
  * A call that failed in the caller's own input or code, not on the wire: before its request reached
- * the SDK's fetch (openapi-fetch could not build it, or a middleware's `onRequest` threw; nothing was
- * sent), or once answered, before openapi-fetch read the body (a middleware's `onResponse` threw).
+ * the SDK's fetch (openapi-fetch could not build it, or a middleware's `onRequest` threw or answered
+ * the call itself; nothing was sent), once answered, before openapi-fetch read the body (a
+ * middleware's `onResponse` threw), or once failed (a middleware's `onError` put its own error in place).
  */
 export function failedInCallersCode(
   error: unknown,
   method: string,
   path: string,
   redact: Redact,
-  answered: boolean,
+  stage: CallersStage,
 ): CdasError {
   if (isCdasError(error)) return error;
-  const reason = redact(error instanceof Error ? error.message : String(error));
-  const what = answered ? "a middleware threw on the answer" : "the request could not be built";
-  return new CdasInvalidOptionsError(`${method} ${path}: ${what} (${reason})`, {
+  const reason = redact(textOf(error));
+  return new CdasInvalidOptionsError(`${method} ${path}: ${CALLERS_FAILURE[stage]} (${reason})`, {
     cause: redactError(error, redact),
   });
 }
@@ -371,7 +381,7 @@ function connectionError(
  * words (`detail` is what matched), else nothing known (`detail` is the innermost message).
  */
 function knownCause(chain: unknown[]): { cause?: ConnectionCause; detail: string } {
-  const messages = chain.map((link) => pathsOnly(link instanceof Error ? link.message : String(link)));
+  const messages = chain.map((link) => pathsOnly(textOf(link)));
   const coded = chain.findIndex((link) => typeof (link as { code?: unknown } | null)?.code === "string");
   if (coded >= 0) {
     const code = (chain[coded] as { code: string }).code;

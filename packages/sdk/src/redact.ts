@@ -185,10 +185,22 @@ const ERROR_BODY_KEPT = 64 * 1024;
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {
   const holdsSecret = causeChain(error).some((link) => {
-    const text = link instanceof Error ? `${link.message}\n${link.stack ?? ""}` : String(link);
+    const text = link instanceof Error ? `${textOf(link)}\n${link.stack ?? ""}` : textOf(link);
     return redact(text) !== text;
   });
   return holdsSecret ? redactedCopy(error, redact) : error;
+}
+
+/**
+ * What was thrown, as text: an Error's message, anything else as `String` writes it. A value `String`
+ * refuses (an object without a prototype, a Proxy whose traps throw) is named by its type instead.
+ */
+export function textOf(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? String(thrown.message) : String(thrown);
+  } catch {
+    return `a thrown ${typeof thrown} that cannot be written as text`;
+  }
 }
 
 /** An error and its causes, outermost first, at most 8 deep (a chain may loop). */
@@ -196,7 +208,11 @@ export function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
   for (let link = error; link !== undefined && link !== null && chain.length < 8; ) {
     chain.push(link);
-    link = (link as { cause?: unknown }).cause;
+    try {
+      link = (link as { cause?: unknown }).cause;
+    } catch {
+      break; // a Proxy whose trap throws
+    }
   }
   return chain;
 }
@@ -207,13 +223,13 @@ export function causeChain(error: unknown): unknown[] {
  */
 export function redactedCopy(error: unknown, redact: Redact, depth = 8): unknown {
   if (!(error instanceof Error) && (typeof error !== "object" || error === null)) {
-    return error === undefined ? undefined : redact(String(error));
+    return error === undefined ? undefined : redact(textOf(error));
   }
   const source = error as Error & { code?: unknown; cause?: unknown };
   const cause =
     depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
-  const copy = new Error(redact(String(source.message)), cause === undefined ? undefined : { cause });
-  copy.name = String(source.name ?? "Error");
+  const copy = new Error(redact(textOf(source.message)), cause === undefined ? undefined : { cause });
+  copy.name = textOf(source.name ?? "Error");
   // The original's stack (where it was thrown), not the copy's.
   if (typeof source.stack === "string") copy.stack = redact(source.stack);
   if (typeof source.code === "string") Object.assign(copy, { code: source.code });

@@ -41,6 +41,8 @@ export interface CallContext {
    * fired, a failed read is the wire's.
    */
   readDeadline: Deadline | undefined;
+  /** What the transport failed with, if it did: anything else thrown for the call came from a middleware's onError. */
+  failure: unknown;
 }
 
 /** A context of a call's own, for a caller that does not share one (the token call, a middleware's own fetch). */
@@ -50,6 +52,7 @@ export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
     sent: false,
     answer: undefined,
     readDeadline: undefined,
+    failure: undefined,
   };
 }
 
@@ -162,8 +165,13 @@ export function createTransport(config: TransportConfig): Transport {
       // reported below
     }
     const issued = readTokenResponse(parsed);
-    if (issued) return issued;
-    throw invalidResponse(`POST ${TOKEN_PATH} answered without a usable token and expires_in`);
+    if (!issued) throw invalidResponse(`POST ${TOKEN_PATH} answered without a usable token and expires_in`);
+    // The token goes with every call (and middleware sees it): one that spells the secret would carry it.
+    if (config.redact(issued.token) !== issued.token)
+      throw invalidResponse(
+        `POST ${TOKEN_PATH} answered a token that holds the client secret; it is not used`,
+      );
+    return issued;
   }
 
   /** The one retry loop, for every call (the token call included), with the 401 renewal. */
@@ -219,7 +227,7 @@ export function createTransport(config: TransportConfig): Transport {
         try {
           next = redirectTarget(response, call, url, redirects);
         } catch (error) {
-          response.body?.cancel().catch(() => {});
+          discard(response);
           throw error;
         }
         if (next === undefined) {
@@ -228,7 +236,7 @@ export function createTransport(config: TransportConfig): Transport {
           call.context.readDeadline = deadline;
           return withSizeLimit(response, call, url, signal);
         }
-        await response.body?.cancel().catch(() => {});
+        await discard(response);
         request = new Request(next, { method: request.method, headers: request.headers });
       }
     } finally {
@@ -247,7 +255,13 @@ export function createTransport(config: TransportConfig): Transport {
     redirects: number,
   ): string | undefined {
     const { method } = call.request;
-    if (typeof response?.status !== "number" || typeof response.headers?.get !== "function") {
+    // Not `instanceof Response`: a custom fetch may return another implementation's (undici's from npm).
+    const isResponse =
+      typeof response?.status === "number" &&
+      typeof response.headers?.get === "function" &&
+      typeof response.url === "string" &&
+      typeof response.statusText === "string";
+    if (!isResponse) {
       throw invalidResponse(
         `${called(method, url)}: the fetch in use resolved to something that is not a Response`,
       );
@@ -351,7 +365,13 @@ export function createTransport(config: TransportConfig): Transport {
     const filled = withFilledQuery(request.method, url);
     if (filled !== url) request = new Request(filled, request);
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
-    const answer = await withRetries({ request, body, isTokenCall, context });
+    let answer: Response | ErrorAnswer;
+    try {
+      answer = await withRetries({ request, body, isTokenCall, context });
+    } catch (error) {
+      context.failure = error;
+      throw error;
+    }
     context.answer = isErrorAnswer(answer) ? toResponse(answer) : redactedAnswer(answer);
     return context.answer;
   };
@@ -464,6 +484,16 @@ function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string)
     (stream, format) => stream.pipeThrough(new DecompressionStream(format as CompressionFormat)),
     body,
   );
+}
+
+/** Lets go of an answer's body unread (nothing to do for a fetch that resolved to something else). */
+function discard(response: Response | null | undefined): Promise<void> {
+  const body = response?.body;
+  try {
+    return Promise.resolve(body?.cancel()).catch(() => {});
+  } catch {
+    return Promise.resolve(); // a body-like thing whose cancel is not a function
+  }
 }
 
 /** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */

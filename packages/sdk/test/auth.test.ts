@@ -43,6 +43,26 @@ describe("token exchange", () => {
     expect(server.dataCalls()[0]?.headers.get("authorization")).toBe("Bearer tok_1");
   });
 
+  it.each([
+    ["the secret itself", (secret: string) => secret],
+    ["the secret inside", (secret: string) => `at_${secret}_x`],
+    ["the secret in capitals", (secret: string) => secret.toUpperCase()],
+  ])(
+    "refuses a token that spells the secret (%s): it would go out with every call",
+    async (_kind, tokenOf) => {
+      const secret = "sk_live_4be27a1a944652f4";
+      const server = scriptedFetch(ok, () => tokenResponse(tokenOf(secret)));
+      const failure = await untyped(testSdk(server.fetch, { clientSecret: secret }).client)
+        .GET("/v1/accounts", {})
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({
+        name: "CdasInvalidResponseError",
+        message: "POST /v1/token answered a token that holds the client secret; it is not used",
+      });
+      expect(server.dataCalls()).toHaveLength(0);
+    },
+  );
+
   it("accepts the {token, expires_in} form", async () => {
     const server = scriptedFetch(ok, () => json({ token: "short_form", expires_in: 900 }));
     await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});

@@ -11,6 +11,7 @@ import {
   SECRET_MARK,
   scriptedFetch,
   testSdk,
+  tokenResponse,
   untyped,
 } from "./helpers.js";
 
@@ -164,6 +165,15 @@ describe("options", () => {
     // The secret's value is never shown, whatever its type.
     [{ clientSecret: 123456789 }, "clientSecret must be a non-empty string (got number)"],
     [{ clientSecret: "" }, "clientSecret must be a non-empty string (got an empty one)"],
+    // Past a timer's longest wait a deadline would fire at once.
+    [
+      { timeoutMs: 2 ** 31 },
+      "timeoutMs must be at most 2147483647 ms, the longest a timer waits (got 2147483648)",
+    ],
+    [
+      { maxRetryDelayMs: Number.MAX_SAFE_INTEGER },
+      `maxRetryDelayMs must be at most 2147483647 ms, the longest a timer waits (got ${Number.MAX_SAFE_INTEGER})`,
+    ],
   ])("refuses %o", (options, message) => {
     expect(refusal(options)).toMatchObject({ code: "invalid_options", message });
   });
@@ -236,9 +246,54 @@ describe("a call that cannot be built", () => {
       .GET("/v1/accounts", { headers: { "x-note": "line\nbreak" } })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
-    expect((failure as Error).message).toMatch(/^GET \/v1\/accounts: the request could not be built/);
+    expect((failure as Error).message).toMatch(/^GET \/v1\/accounts: failed before it was sent/);
     expect((failure as Error).cause).toBeInstanceOf(TypeError);
     expect(server.calls).toHaveLength(0);
+  });
+
+  it("is typed however odd the method, the parseAs or what was thrown, and sends nothing", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const sdk = testSdk(server.fetch);
+    const client = untyped(sdk.client);
+    // Thrown before any promise (openapi-fetch upper-cases the method), or by an unknown parseAs, which
+    // would call the Response's method of that name (`toString`).
+    const failures = [
+      await Promise.resolve()
+        .then(() => client.request(undefined, "/v1/accounts", {}))
+        .catch((error: unknown) => error),
+      await client.GET("/v1/accounts", { parseAs: "toString" }).catch((error: unknown) => error),
+      await client.GET("/v1/accounts", { parseAs: "formData" }).catch((error: unknown) => error),
+    ];
+    // A middleware that throws a value String() refuses (no prototype).
+    sdk.client.use({
+      onRequest() {
+        throw Object.create(null);
+      },
+    });
+    failures.push(await client.GET("/v1/accounts", {}).catch((error: unknown) => error));
+    for (const failure of failures) expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((failures[1] as Error).message).toBe(
+      'GET: parseAs must be one of json, text, blob, arrayBuffer, stream (got "toString")',
+    );
+    expect((failures[3] as Error).message).toContain("a thrown object that cannot be written as text");
+    expect(server.dataCalls()).toHaveLength(0);
+  });
+});
+
+describe("a fetch of the caller's that resolves to something else than a Response", () => {
+  it.each([
+    ["null", null],
+    ["a plain object with a status and headers", { status: 200, headers: new Headers(), body: null }],
+  ])("(%s) is an invalid response that says so", async (_kind, answer) => {
+    const fetch = async (request: Request) =>
+      new URL(request.url).pathname === "/v1/token" ? tokenResponse() : (answer as unknown as Response);
+    const failure = await untyped(testSdk(fetch, { maxRetries: 0 }).client)
+      .GET("/v1/accounts", {})
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      name: "CdasInvalidResponseError",
+      message: "GET /v1/accounts: the fetch in use resolved to something that is not a Response",
+    });
   });
 });
 

@@ -1,7 +1,17 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
 import { isCdasApiError, isCdasError } from "../src/errors.js";
-import { failureWith, json, type RecordedRequest, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import {
+  failureWith,
+  json,
+  type RecordedRequest,
+  scriptedFetch,
+  testSdk,
+  tokenResponse,
+  untyped,
+} from "./helpers.js";
 
 /** Serves `pages` of a collection; `link(n, request)` makes the next link of page n (1-based). */
 function pagedServer(
@@ -118,6 +128,44 @@ describe("cursor paging", () => {
       "/v1/accounts",
       "/v1/accounts?offset=2&limit=2",
     ]);
+  });
+
+  it("refuses a links.next longer than 8192 characters (no server takes it; each is remembered)", async () => {
+    const next = `/v1/banking/accounts?page[after]=${"c".repeat(8192)}`;
+    const server = scriptedFetch(() => json({ accounts: [1], links: { next } }));
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/banking/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      name: "CdasInvalidResponseError",
+      message: "links.next of /v1/banking/accounts is longer than 8192 characters",
+    });
+    expect(server.dataCalls()).toHaveLength(1);
+  });
+
+  it("remembers the pages read by digest: a long walk of long links holds little", async () => {
+    // Every page has a new 8 KB cursor; the fetch keeps nothing, the loop keeps nothing.
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    let page = 0;
+    const fetch = async (request: Request) => {
+      if (new URL(request.url).pathname === "/v1/token") return tokenResponse();
+      const cursor = `${++page}`.padStart(8000, "c");
+      return json({ accounts: [page], links: { next: `/v1/banking/accounts?page[after]=${cursor}` } });
+    };
+    const walk = testSdk(fetch)
+      .paginate("/v1/banking/accounts", {}, { maxPages: 400 })
+      [Symbol.asyncIterator]();
+    await walk.next();
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let read = 1; read < 399; read++) await walk.next();
+    collectGarbage();
+    const held = process.memoryUsage().heapUsed - before;
+    await walk.return?.();
+    // Kept whole, the 400 links and cursors would hold 6.4 MB.
+    expect(held).toBeLessThan(2_000_000);
   });
 
   it("refuses a link to another origin or another path (the bearer token stays home)", async () => {
@@ -375,6 +423,25 @@ describe("lookahead (prefetch)", () => {
       "paginate option prefetch must be a boolean",
     );
     expect(() => sdk.paginate("/v1/accounts", {}, { pageSize: 0 })).toThrow(/pageSize must be at least 1/);
+    // With prefetch the signal is joined to the walk's own (AbortSignal.any): checked before that.
+    expect(() => sdk.paginate("/v1/accounts", { signal: {} as never }, { prefetch: true })).toThrow(
+      "paginate's init.signal must be an AbortSignal (got object)",
+    );
+  });
+
+  it("types a failure of the caller's own query (a getter that throws) as the caller's", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({ data: [] })).fetch);
+    const query = {
+      get limit(): number {
+        throw new Error("no limit today");
+      },
+    };
+    const failure = await sdk
+      .paginate("/v1/accounts", { params: { query } }, { pageSize: 10 })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: "CdasInvalidOptionsError" });
+    expect((failure as Error).message).toContain("(no limit today)");
   });
 });
 
@@ -406,6 +473,22 @@ describe("middleware of the user's (sdk.client.use)", () => {
       "req-1",
     ]);
     expect(statuses).toEqual([200, 200, 200]);
+  });
+
+  it("that puts an error of its own in place of the SDK's (onError) fails the call as the caller's code", async () => {
+    const server = scriptedFetch(() => Promise.reject(new TypeError("fetch failed")));
+    const own = new Error("reported elsewhere");
+    const failure = await failureWith(testSdk(server.fetch, { maxRetries: 0 }), {
+      onError() {
+        return own;
+      },
+    });
+    expect(failure).toMatchObject({
+      name: "CdasInvalidOptionsError",
+      message:
+        "GET /v1/accounts: a middleware's onError threw or returned an error of its own (reported elsewhere)",
+      cause: own,
+    });
   });
 
   it("that throws on the answer fails the call as the caller's code, not as the connection", async () => {
