@@ -276,7 +276,9 @@ function withTypedBodyErrors(
     const parseAs = options?.parseAs;
     if (parseAs !== undefined && !PARSE_AS.includes(parseAs)) {
       return Promise.reject(
-        invalidOptions(`${method}: parseAs must be one of ${PARSE_AS.join(", ")} (got ${shown(parseAs)})`),
+        invalidOptions(
+          `${method} ${textOf(path)}: parseAs must be one of ${PARSE_AS.join(", ")} (got ${shown(parseAs)})`,
+        ),
       );
     }
     const context = newCallContext(options?.signal);

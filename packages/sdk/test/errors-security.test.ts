@@ -273,7 +273,7 @@ describe("a call that cannot be built", () => {
     failures.push(await client.GET("/v1/accounts", {}).catch((error: unknown) => error));
     for (const failure of failures) expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
     expect((failures[1] as Error).message).toBe(
-      'GET: parseAs must be one of json, text, blob, arrayBuffer, stream (got "toString")',
+      'GET /v1/accounts: parseAs must be one of json, text, blob, arrayBuffer, stream (got "toString")',
     );
     expect((failures[3] as Error).message).toContain("a thrown object that cannot be written as text");
     expect(server.dataCalls()).toHaveLength(0);
