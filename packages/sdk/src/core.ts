@@ -283,13 +283,7 @@ function withTypedBodyErrors(
     }
     const context = newCallContext(options?.signal);
     const fetch = (request: Request) => transport(request, context);
-    let result: Promise<unknown>;
-    try {
-      result = run({ ...options, fetch } as never);
-    } catch (error) {
-      result = Promise.reject(error); // thrown before any promise (a method that is not a string)
-    }
-    return result.then(
+    return run({ ...options, fetch } as never).then(
       (result) => {
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
@@ -316,10 +310,15 @@ function withTypedBodyErrors(
   return {
     ...client,
     ...methods,
+    // openapi-fetch upper-cases the method before any promise exists: anything else would throw at once.
     request: ((method: unknown, path: never, init: never) =>
-      call(textOf(method).toUpperCase(), path, init, (withFetch) =>
-        client.request(method as never, path, withFetch),
-      )) as typeof client.request,
+      typeof method === "string"
+        ? call(method.toUpperCase(), path, init, (withFetch) =>
+            client.request(method as never, path, withFetch),
+          )
+        : Promise.reject(
+            invalidOptions(`sdk.client.request needs a method name (got ${shown(method)})`),
+          )) as typeof client.request,
   };
 }
 

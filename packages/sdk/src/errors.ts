@@ -394,7 +394,7 @@ function knownCause(chain: unknown[]): { cause?: ConnectionCause; detail: string
       if (match) return { cause, detail: match[0] };
     }
   }
-  return { detail: messages[0] ?? "failed" };
+  return { detail: messages[0] ?? "no reason given" };
 }
 
 /**

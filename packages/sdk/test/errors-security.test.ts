@@ -272,6 +272,7 @@ describe("a call that cannot be built", () => {
     });
     failures.push(await client.GET("/v1/accounts", {}).catch((error: unknown) => error));
     for (const failure of failures) expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((failures[0] as Error).message).toBe("sdk.client.request needs a method name (got undefined)");
     expect((failures[1] as Error).message).toBe(
       'GET /v1/accounts: parseAs must be one of json, text, blob, arrayBuffer, stream (got "toString")',
     );
