@@ -10,7 +10,7 @@ const bytes = Number(process.argv[process.argv.indexOf("--bytes") + 1]);
 if (!Number.isSafeInteger(bytes) || bytes < 2) throw new TypeError("bare.mjs needs --bytes <n>");
 const body = `"${"x".repeat(bytes - 2)}"`;
 const answer = (_request, response) => {
-  response.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": bytes });
+  response.writeHead(200, { "content-type": "application/json", "content-length": bytes });
   response.end(body);
 };
 let tls = null;

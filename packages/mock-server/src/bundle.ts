@@ -377,50 +377,39 @@ function securityOf(
   return { optional, scopes };
 }
 
-/** A readable sentence naming the field an Ajv error is about. */
+/**
+ * A readable sentence naming the field an Ajv error is about. Fields are named one way: by their path
+ * from the top of their location (`body field redirect_uri`, `body field a.b`, `parameter limit`);
+ * a body that is not of the schema's type at all is "the body", not a field.
+ */
 export function describeValidationError(
   error: ErrorObject,
   location: "query" | "path" | "header" | "body",
-): {
-  field: string;
-  message: string;
-  name: string;
-} {
+): { message: string; name: string } {
   const segments = pointerTokens(error.instancePath);
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === "type" && location === "body" && segments.length === 0)
+    return { message: `the body must be a JSON ${String(params.type)}`, name: "invalid_field_type" };
   if (error.keyword === "required") segments.push(String(params.missingProperty));
   if (error.keyword === "additionalProperties") segments.push(String(params.additionalProperty));
-  const field =
-    location === "body"
-      ? ["body", ...segments].join(".")
-      : segments.length > 0
-        ? segments.join(".")
-        : location;
   const where = location === "body" ? "body field" : location === "header" ? "header" : "parameter";
+  const subject =
+    location === "body" && segments.length === 0 ? "the body" : `${where} ${segments.join(".") || location}`;
   switch (error.keyword) {
     case "required":
-      return { field, message: `${where} ${field} is required`, name: "bad_request" };
+      return { message: `${subject} is required`, name: "bad_request" };
     case "additionalProperties":
-      return { field, message: `${where} ${field} is not allowed here`, name: "bad_request" };
+      return { message: `${subject} is not allowed here`, name: "bad_request" };
     case "type":
-      return {
-        field,
-        message: `${where} ${field} must be of type ${String(params.type)}`,
-        name: "invalid_field_type",
-      };
+      return { message: `${subject} must be of type ${String(params.type)}`, name: "invalid_field_type" };
     case "enum":
       return {
-        field,
-        message: `${where} ${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        message: `${subject} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
         name: "bad_request",
       };
     case "format":
-      return {
-        field,
-        message: `${where} ${field} must be a valid ${String(params.format)}`,
-        name: "invalid_field_type",
-      };
+      return { message: `${subject} must be a valid ${String(params.format)}`, name: "invalid_field_type" };
     default:
-      return { field, message: `${where} ${field} ${error.message ?? "is invalid"}`, name: "bad_request" };
+      return { message: `${subject} ${error.message ?? "is invalid"}`, name: "bad_request" };
   }
 }

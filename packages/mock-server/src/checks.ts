@@ -1,8 +1,9 @@
-/** The checks of one operation before its handler runs: credentials, then parameters, then the body. */
+/** The checks of one request: its credentials, then (once the operation is known) parameters, then the body. */
 import type { IncomingHttpHeaders } from "node:http";
 import { describeValidationError, type OperationInfo } from "./bundle.js";
 import { ApiError } from "./errors.js";
 import { type HandlerContext, type HandlerResult, handlers, type SandboxState } from "./handlers.js";
+import type { TokenStore } from "./tokens.js";
 
 // Query numbers are plain decimal literals: no hex, no blanks, no empty value (Ajv coercion would take them).
 const INTEGER_TEXT = /^-?\d{1,16}$/;
@@ -19,10 +20,16 @@ export interface CheckedRequest {
   body: string | null | undefined;
 }
 
-/** Checks credentials and parameters, then runs the operation's handler (synchronously: no await per request). */
-export function runOperation(op: OperationInfo, request: CheckedRequest, state: SandboxState): HandlerResult {
-  // Credentials first: without a valid token nothing else is revealed.
-  const scopes = checkCredentials(op, request.headers.authorization, state);
+/**
+ * Checks the parameters and the body, then runs the operation's handler (synchronously: no await per
+ * request). The credentials (`checkCredentials`) are checked before, by the pipeline, in its order.
+ */
+export function runOperation(
+  op: OperationInfo,
+  request: CheckedRequest,
+  scopes: ReadonlySet<string>,
+  state: SandboxState,
+): HandlerResult {
   const { query, params } = checkParameters(op, request);
   const body = op.hasBody ? parseBody(op, request) : undefined;
   const handler = handlers[op.operationId];
@@ -32,16 +39,19 @@ export function runOperation(op: OperationInfo, request: CheckedRequest, state: 
   return handler(context);
 }
 
-/** The scopes of the bearer; a 401 when the operation needs one that is missing, unknown, expired or short of a scope. */
-function checkCredentials(
-  op: OperationInfo,
+/**
+ * The scopes of the bearer; a 401 when the security needs one that is missing, unknown, expired or
+ * short of one of its scopes.
+ */
+export function checkCredentials(
+  security: OperationInfo["security"],
   authorization: string | undefined,
-  state: SandboxState,
+  tokens: TokenStore,
 ): ReadonlySet<string> {
-  if (!op.security) return NO_SCOPES;
-  const check = state.tokens.check(authorization);
+  if (!security) return NO_SCOPES;
+  const check = tokens.check(authorization);
   if (!check.ok) {
-    if (op.security.optional && check.reason === "missing") return NO_SCOPES;
+    if (security.optional && check.reason === "missing") return NO_SCOPES;
     const message =
       check.reason === "expired"
         ? "token has expired; request a new one"
@@ -50,7 +60,7 @@ function checkCredentials(
           : "invalid bearer token";
     throw new ApiError(401, message, "unauthorized");
   }
-  const missingScope = op.security.scopes.find((scope) => !check.scopes.has(scope));
+  const missingScope = security.scopes.find((scope) => !check.scopes.has(scope));
   if (missingScope) throw new ApiError(401, `token lacks the scope ${missingScope}`, "unauthorized");
   return check.scopes;
 }
@@ -105,7 +115,7 @@ function parseBody(op: OperationInfo, request: CheckedRequest): unknown {
   if (op.bodyProperties && body && typeof body === "object" && !Array.isArray(body)) {
     const unknown = Object.keys(body).find((key) => !op.bodyProperties!.has(key));
     if (unknown !== undefined)
-      throw new ApiError(400, `body field body.${unknown} is not allowed here`, "bad_request");
+      throw new ApiError(400, `body field ${unknown} is not allowed here`, "bad_request");
   }
   return body;
 }

@@ -10,6 +10,7 @@ import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./d
 import * as views from "./data/views.js";
 import { addDays } from "./dates.js";
 import { ApiError } from "./errors.js";
+import { ExpiringMap } from "./expiring.js";
 import type { TokenStore } from "./tokens.js";
 
 /** Days in the default window of the transactions read, ending "today" (inclusive). */
@@ -46,7 +47,8 @@ export class SandboxState {
   readonly productsById: Map<string, BankingProduct>;
   readonly endUsersById: Map<string, EndUser>;
   readonly transactionsByUser: Map<string, Transaction[]>;
-  readonly sessions = new Map<string, AuthSessionRecord>();
+  /** Auth sessions by `session_id`, expiring at their `expires_at`. */
+  readonly sessions: ExpiringMap<AuthSessionRecord>;
   /** Results of transaction filters, by filter (the data never changes, so they stay valid). */
   readonly filteredTransactions = new Map<string, Transaction[]>();
 
@@ -61,13 +63,18 @@ export class SandboxState {
     this.accountsById = new Map(data.accounts.map((a) => [a.id, a]));
     this.productsById = new Map(data.products.map((p) => [p.id, p]));
     this.endUsersById = new Map(data.endUsers.map((u) => [u.id, u]));
-    this.sessions.set(DOCUMENTED_SESSION.sessionId, { ...DOCUMENTED_SESSION });
+    this.sessions = new ExpiringMap(now);
+    this.addSession({ ...DOCUMENTED_SESSION });
     this.transactionsByUser = new Map();
     for (const transaction of data.transactions) {
       const list = this.transactionsByUser.get(transaction.endUserId) ?? [];
       list.push(transaction);
       this.transactionsByUser.set(transaction.endUserId, list);
     }
+  }
+
+  addSession(session: AuthSessionRecord): void {
+    this.sessions.set(session.sessionId, session, session.expiresAt * 1000);
   }
 }
 
@@ -171,11 +178,8 @@ export const handlers: Record<string, Handler> = {
     }
     const id = `as_${randomBytes(4).toString("hex")}`;
     const sessionId = `sess_${randomBytes(4).toString("hex")}`;
-    const nowSeconds = Math.floor(state.now() / 1000);
-    for (const [key, session] of state.sessions)
-      if (session.expiresAt <= nowSeconds) state.sessions.delete(key);
-    const expiresAt = nowSeconds + AUTH_SESSION_TTL_SECONDS;
-    state.sessions.set(sessionId, {
+    const expiresAt = Math.floor(state.now() / 1000) + AUTH_SESSION_TTL_SECONDS;
+    state.addSession({
       id,
       sessionId,
       endUserId: body.end_user_id,
@@ -203,8 +207,11 @@ export const handlers: Record<string, Handler> = {
     if (query.institution_mode === "recommended") institutions = institutions.filter((i) => i.recommended);
     const sessId = text(query.sess_id);
     if (sessId !== undefined) {
-      const session = state.sessions.get(sessId);
-      if (!session) throw new ApiError(400, "parameter sess_id names no auth session", "bad_request");
+      const found = state.sessions.lookup(sessId);
+      if (!found) throw new ApiError(400, "parameter sess_id names no auth session", "bad_request");
+      if (found.expired)
+        throw new ApiError(400, "parameter sess_id names an auth session that has expired", "bad_request");
+      const session = found.value;
       const chosen = session.institutionId ? institutionById(state, session.institutionId) : undefined;
       if (chosen) institutions = institutions.filter((i) => i.industry === chosen.industry);
     }

@@ -1,6 +1,6 @@
 /** Turning a handler's result into a response (paging applied) and any failure into its documented error. */
 import type { OperationInfo } from "./bundle.js";
-import { ApiError, documentedError, errorBody, SHORT_JSON } from "./errors.js";
+import { ApiError, documentedError, errorBody } from "./errors.js";
 import type { HandlerResult } from "./handlers.js";
 import { cursorPage, offsetPage } from "./paging.js";
 
@@ -98,12 +98,10 @@ function jsonOf(serialize: (item: unknown) => unknown): (item: unknown) => strin
   return json;
 }
 
+/** An error in the form `op` (the operation of its path, if any) documents; see `documentedError`. */
 export function errorReply(op: OperationInfo | undefined, error: unknown): Reply {
   const apiError = error instanceof ApiError ? error : new ApiError(500, "internal error", "fault");
-  const { status, info } =
-    apiError.outside || !op
-      ? { status: apiError.status, info: SHORT_JSON }
-      : documentedError(op, apiError.status);
+  const { status, info } = documentedError(op, apiError.status, apiError.outside);
   return {
     status,
     mediaType: info.mediaType,

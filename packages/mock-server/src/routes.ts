@@ -1,8 +1,6 @@
 /** Matching a request path to an operation path of the bundles: fixed paths and one-parameter templates. */
 import type { VersionBundle } from "./bundle.js";
-import { ApiError } from "./errors.js";
-
-const MAX_PATH_PARAMETER_LENGTH = 500;
+import { ApiError, echoed } from "./errors.js";
 
 /** The fixed paths of every bundle, and the one-parameter templates (`/v1/banking/products/{product_id}`). */
 export class Routes {
@@ -27,11 +25,41 @@ export class Routes {
       const decoded = decodePathText(path);
       if (this.fixed.has(decoded)) return { template: decoded, params: {} };
     }
+    const route = this.templateOf(path);
+    return route && { template: route.template, params: { [route.parameter]: decodePathText(route.value) } };
+  }
+
+  /**
+   * The operation path a request path that is not one is nearest to, whose documents shape its
+   * errors: the path without a trailing slash, empty segments or segments that cannot be decoded,
+   * else the nearest path it lies under (`/v1/institutions/x` is on `/v1/institutions`). Undefined
+   * for a path under none.
+   */
+  nearest(path: string): string | undefined {
+    const segments: string[] = [];
+    for (const segment of path.split("/")) {
+      if (segment === "") continue;
+      try {
+        segments.push(decodeURIComponent(segment));
+      } catch {
+        // An undecodable segment is set aside: the rest still tells which path was meant.
+      }
+    }
+    for (let length = segments.length; length > 0; length--) {
+      const candidate = `/${segments.slice(0, length).join("/")}`;
+      if (this.fixed.has(candidate)) return candidate;
+      const route = this.templateOf(candidate);
+      if (route) return route.template;
+    }
+    return undefined;
+  }
+
+  private templateOf(path: string) {
     for (const route of this.templated) {
       if (!path.startsWith(route.prefix)) continue;
       const value = path.slice(route.prefix.length);
-      if (value === "" || value.includes("/") || value.length > MAX_PATH_PARAMETER_LENGTH) continue;
-      return { template: route.template, params: { [route.parameter]: decodePathText(value) } };
+      if (value === "" || value.includes("/")) continue;
+      return { ...route, value };
     }
     return undefined;
   }
@@ -43,7 +71,7 @@ function decodePathText(text: string): string {
   } catch {
     throw new ApiError(
       400,
-      `bad request: '${text.slice(0, 200)}' is not a valid url component`,
+      `bad request: '${echoed(text)}' is not a valid url component`,
       "bad_request",
       {},
       true,

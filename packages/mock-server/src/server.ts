@@ -14,9 +14,8 @@ import {
 } from "./bundle.js";
 import { generateDataSet } from "./data/generate.js";
 import { isCalendarDate } from "./dates.js";
-import { errorBody, SHORT_JSON } from "./errors.js";
 import { handlers, SandboxState } from "./handlers.js";
-import { type Pipeline, type RequestLogEntry, requestListener } from "./pipeline.js";
+import { httpLayerError, type Pipeline, type RequestLogEntry, requestListener } from "./pipeline.js";
 import { hashString, Prng } from "./prng.js";
 import { Routes } from "./routes.js";
 import { makeCertificates } from "./tls.js";
@@ -239,10 +238,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host,
     listener: requestListener(pipeline, options.onResponse),
     timeouts: options.timeouts,
-    errorBody: (status, message) =>
-      JSON.stringify(
-        errorBody(SHORT_JSON, message, status === 408 ? "request_timeout" : "bad_request", status),
-      ),
+    errorAnswer: (status, message, request) => httpLayerError(pipeline, status, message, request),
   });
   const trusted = await trustingFetch(material?.ca ?? null);
 

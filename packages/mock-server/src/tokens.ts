@@ -1,16 +1,12 @@
 /** Issued bearer tokens: random, expiring, each with the scopes of the client it was issued to. */
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import { ExpiringMap } from "./expiring.js";
 
 export interface Client {
   clientId: string;
   /** Kept out of enumeration and inspection; compared in constant time. */
   readonly secret: string;
   scopes: readonly string[];
-}
-
-interface IssuedToken {
-  expiresAtMs: number;
-  scopes: ReadonlySet<string>;
 }
 
 export type TokenCheck =
@@ -24,13 +20,16 @@ function sameText(a: string, b: string): boolean {
 }
 
 export class TokenStore {
-  private readonly tokens = new Map<string, IssuedToken>();
+  /** Scopes by issued token. */
+  readonly tokens: ExpiringMap<ReadonlySet<string>>;
 
   constructor(
     private readonly clients: readonly Client[],
     private readonly ttlSeconds: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.tokens = new ExpiringMap(now);
+  }
 
   /** The client these credentials belong to, or undefined. */
   authenticate(clientId: string, clientSecret: string): Client | undefined {
@@ -40,12 +39,8 @@ export class TokenStore {
   }
 
   issue(client: Client): { token: string; expiresIn: number } {
-    this.prune();
     const token = `cdas_${randomBytes(24).toString("base64url")}`;
-    this.tokens.set(token, {
-      expiresAtMs: this.now() + this.ttlSeconds * 1000,
-      scopes: new Set(client.scopes),
-    });
+    this.tokens.set(token, new Set(client.scopes), this.now() + this.ttlSeconds * 1000);
     return { token, expiresIn: this.ttlSeconds };
   }
 
@@ -53,19 +48,14 @@ export class TokenStore {
   check(header: string | undefined): TokenCheck {
     if (!header) return { ok: false, reason: "missing" };
     // The usual form, `Bearer <token>`, is looked up directly; other spellings go through the pattern.
-    let issued = header.startsWith("Bearer ") ? this.tokens.get(header.slice(7)) : undefined;
+    let issued = header.startsWith("Bearer ") ? this.tokens.lookup(header.slice(7)) : undefined;
     if (!issued) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) return { ok: false, reason: "invalid" };
-      issued = this.tokens.get(match[1]!);
+      issued = this.tokens.lookup(match[1]!);
     }
     if (!issued) return { ok: false, reason: "invalid" };
-    if (this.now() >= issued.expiresAtMs) return { ok: false, reason: "expired" };
-    return { ok: true, scopes: issued.scopes };
-  }
-
-  private prune(): void {
-    const now = this.now();
-    for (const [token, issued] of this.tokens) if (now >= issued.expiresAtMs) this.tokens.delete(token);
+    if (issued.expired) return { ok: false, reason: "expired" };
+    return { ok: true, scopes: issued.value };
   }
 }

@@ -2,8 +2,9 @@
  * HTTP plumbing of the sandbox on the `node:http`/`node:https` servers that Node, Bun and Deno all
  * provide: one server listens (no TCP front, so every runtime's own TLS listener is used), slow
  * clients are timed out (TLS handshake, headers, whole request), and what the HTTP stack refuses is
- * answered in the short JSON error shape. No framework sits between the socket and the pipeline: the
- * routes are a few dozen fixed paths, so a framework's router and hooks would only add cost to every request.
+ * answered as an error (in its path's form when the path is known, else in the short JSON shape).
+ * No framework sits between the socket and the pipeline: the routes are a few dozen fixed paths, so
+ * a framework's router and hooks would only add cost to every request.
  */
 import {
   createServer as createHttpServer,
@@ -37,7 +38,10 @@ const DEFAULT_TIMEOUTS: Required<TransportTimeouts> = {
   keepAliveMs: 72_000,
 };
 
-/** Writes a whole response; JSON media types carry `charset=utf-8`. */
+/**
+ * Writes a whole response with the media type exactly as the documents declare it: JSON has no
+ * charset parameter (RFC 8259 makes it UTF-8 always).
+ */
 export function writeResponse(
   response: ServerResponse,
   status: number,
@@ -46,7 +50,7 @@ export function writeResponse(
   headers?: Record<string, string>,
 ): void {
   const head: Record<string, string | number> = {
-    "content-type": mediaType.includes("json") ? `${mediaType}; charset=utf-8` : mediaType,
+    "content-type": mediaType,
     "content-length": Buffer.byteLength(body),
   };
   if (headers) Object.assign(head, headers);
@@ -60,6 +64,9 @@ export function hasBody(request: IncomingMessage): boolean {
   return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined;
 }
 
+/** The request whose body a connection is reading: an error of the HTTP layer meanwhile is on its path. */
+const bodiesBeingRead = new WeakMap<Socket, IncomingMessage>();
+
 /**
  * Reads the body as UTF-8 text. Resolves with `null` when it is over the limit: a declared length
  * over it is refused before reading, a chunked body as soon as it passes it. Rejects when the client
@@ -67,7 +74,9 @@ export function hasBody(request: IncomingMessage): boolean {
  */
 export function readBody(request: IncomingMessage): Promise<string | null> {
   if (Number(request.headers["content-length"]) > BODY_LIMIT_BYTES) return Promise.resolve(null);
-  return new Promise((resolve, reject) => {
+  bodiesBeingRead.set(request.socket, request);
+  const done = () => bodiesBeingRead.delete(request.socket);
+  return new Promise<string | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -85,13 +94,19 @@ export function readBody(request: IncomingMessage): Promise<string | null> {
     request.on("data", onData);
     request.once("end", onEnd);
     request.once("error", reject);
-  });
+  }).finally(done);
 }
 
 /** Bytes of an error answer written straight on a socket (the HTTP stack has no response for it), then closed. */
-function rawErrorResponse(status: 400 | 408, body: string): string {
+function rawErrorResponse(status: 400 | 408, answer: ErrorAnswer): string {
   const reason = status === 408 ? "Request Timeout" : "Bad Request";
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${answer.mediaType}\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`;
+}
+
+/** The media type and body of an error answered by the HTTP layer. */
+export interface ErrorAnswer {
+  mediaType: string;
+  body: string;
 }
 
 export interface Transport {
@@ -106,8 +121,11 @@ export interface TransportOptions {
   host: string;
   listener: RequestListener;
   timeouts?: TransportTimeouts;
-  /** Body of an error answered outside any operation, in the short shape, for a status and message. */
-  errorBody: (status: number, message: string) => string;
+  /**
+   * An error answered by the HTTP layer, for a status and message: in the form of the path of
+   * `request` when one was being read (a body too slow), else in the short shape.
+   */
+  errorAnswer: (status: 400 | 408, message: string, request?: IncomingMessage) => ErrorAnswer;
 }
 
 export const PLAIN_HTTP_MESSAGE =
@@ -122,7 +140,7 @@ export async function listen(options: TransportOptions): Promise<Transport> {
     requestTimeout: timeouts.requestMs,
     // Checked often enough that a short test timeout is met (Node's default check is every 30 s).
     connectionsCheckingInterval: Math.min(1000, Math.ceil(timeouts.headersMs / 4)),
-    // A request without Host is answered by the pipeline in the short shape, not by Node's bare 400.
+    // A request without Host is answered by the pipeline, in its path's error form, not by Node's bare 400.
     requireHostHeader: false,
   };
   const server: Server = options.tls
@@ -137,11 +155,11 @@ export async function listen(options: TransportOptions): Promise<Transport> {
       )
     : createHttpServer(serverOptions, options.listener);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
-    answerClientError(error, socket, options.errorBody),
+    answerClientError(error, socket, options.errorAnswer),
   );
   if (options.tls) {
     server.on("tlsClientError", (error: NodeJS.ErrnoException, socket: Socket) =>
-      answerPlainHttp(error, socket, options.errorBody),
+      answerPlainHttp(error, socket, options.errorAnswer),
     );
   }
 
@@ -168,23 +186,27 @@ export async function listen(options: TransportOptions): Promise<Transport> {
   };
 }
 
-/** A request the HTTP stack refused (unparseable, headers too large or too slow): a short-shape error, then a close. */
+/**
+ * A request the HTTP stack refused (unparseable, headers too large, or too slow): an error, in the
+ * form of the path of a request whose body was being read, else in the short shape; then a close.
+ */
 function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Socket,
-  errorBody: TransportOptions["errorBody"],
+  errorAnswer: TransportOptions["errorAnswer"],
 ): void {
   // TLS failures reach "clientError" too; the TLS listener answers the one it can (plain HTTP).
   if (error.code?.startsWith("ERR_SSL") || error.code?.startsWith("ERR_TLS")) return;
   if (socket.writable && !socket.writableEnded) {
     if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-      socket.end(
-        rawErrorResponse(408, errorBody(408, "request timeout: the request was not received in time")),
-      );
+      const message = "request timeout: the request was not received in time";
+      socket.end(rawErrorResponse(408, errorAnswer(408, message, bodiesBeingRead.get(socket))));
     } else {
       const reason =
         error.code === "HPE_HEADER_OVERFLOW" ? "request headers are too large" : "malformed HTTP request";
-      socket.end(rawErrorResponse(400, errorBody(400, `bad request: ${reason}`)));
+      socket.end(
+        rawErrorResponse(400, errorAnswer(400, `bad request: ${reason}`, bodiesBeingRead.get(socket))),
+      );
     }
   }
   socket.destroy();
@@ -199,11 +221,11 @@ function answerClientError(
 function answerPlainHttp(
   error: NodeJS.ErrnoException,
   tlsSocket: Socket,
-  errorBody: TransportOptions["errorBody"],
+  errorAnswer: TransportOptions["errorAnswer"],
 ): void {
   const tcp = (tlsSocket as Socket & { _parent?: Socket })._parent;
   if (error.code === "ERR_SSL_HTTP_REQUEST" && tcp?.writable) {
-    tcp.end(rawErrorResponse(400, errorBody(400, PLAIN_HTTP_MESSAGE)));
+    tcp.end(rawErrorResponse(400, errorAnswer(400, PLAIN_HTTP_MESSAGE)));
     return;
   }
   tlsSocket.destroy();

@@ -239,14 +239,70 @@ export function undeclaredFields(
     );
 }
 
-/** The schema errors of a response body; throws when its status or media type is not documented. */
-function bodyErrors(version: string, method: string, path: string, response: ApiResponse): ErrorObject[] {
+/**
+ * Asserts that an error the HTTP layer answers on a path (unknown path near it, wrong method,
+ * unreadable path, timeout: statuses no operation documents) has the form the path's operations
+ * document in the version: the media type and body schema of their 400 (of `4XX` for the token call).
+ */
+export function assertErrorOnPath(version: string, path: string, response: ApiResponse): void {
+  const bundle = loadBundle(version);
+  const [method] = Object.keys((bundle.paths as Json)[path] as Json);
+  const responses = (((bundle.paths as Json)[path] as Json)[method!] as Json).responses as Json;
+  const statusKey = ["400", "4XX"].find((key) => key in responses)!;
+  const errors = bodyErrors(version, method!.toUpperCase(), path, response, statusKey);
+  if (errors.length > 0)
+    throw new Error(
+      `${version} ${path} ${response.status}: error body not in the path's form: ${JSON.stringify(errors.slice(0, 3))}`,
+    );
+}
+
+/**
+ * The operation path of a version a request path is nearest to, whose documents give the form of its
+ * errors: the path without empty or undecodable segments, or the nearest path it lies under.
+ */
+export function nearestOperationPath(version: string, path: string): string | undefined {
+  const templates = Object.keys(loadBundle(version).paths as Json);
+  const segments = path
+    .split("/")
+    .filter((segment) => segment !== "")
+    .flatMap((segment) => {
+      try {
+        return [decodeURIComponent(segment)];
+      } catch {
+        return [];
+      }
+    });
+  for (let length = segments.length; length > 0; length--) {
+    const candidate = segments.slice(0, length);
+    const found = templates.find((template) => {
+      const parts = template.split("/").slice(1);
+      return (
+        parts.length === candidate.length &&
+        parts.every((part, i) => part.startsWith("{") || part === candidate[i])
+      );
+    });
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The schema errors of a response body, against the response of `statusKey` (by default the one
+ * documenting its status); throws when its status or media type is not documented.
+ */
+function bodyErrors(
+  version: string,
+  method: string,
+  path: string,
+  response: ApiResponse,
+  documentedKey?: string,
+): ErrorObject[] {
   const bundle = loadBundle(version);
   const operation = ((bundle.paths as Json)[path] as Json)[method.toLowerCase()] as Json;
   const responses = operation.responses as Json;
-  const statusKey = [String(response.status), `${String(response.status)[0]}XX`, "default"].find(
-    (key) => key in responses,
-  );
+  const statusKey =
+    documentedKey ??
+    [String(response.status), `${String(response.status)[0]}XX`, "default"].find((key) => key in responses);
   if (!statusKey)
     throw new Error(
       `${version} ${method} ${path}: status ${response.status} is not documented (${response.text.slice(0, 200)})`,
@@ -255,7 +311,8 @@ function bodyErrors(version: string, method: string, path: string, response: Api
   const resolved = followRef<Json>(bundle, responses[statusKey], responsePointer);
   const content = resolved.node.content as Json;
   const mediaType = Object.keys(content)[0]!;
-  if (!response.contentType.toLowerCase().startsWith(mediaType)) {
+  // Exactly the declared media type: JSON takes no charset parameter (RFC 8259).
+  if (response.contentType !== mediaType) {
     throw new Error(
       `${version} ${method} ${path} ${response.status}: media type ${response.contentType}, documented ${mediaType}`,
     );
@@ -279,10 +336,9 @@ function declaresNoField(bundle: Json, schema: Json): boolean {
   return !node.properties && !["allOf", "oneOf", "anyOf"].some((key) => key in node);
 }
 
-/** Asserts that a response is an error in the short shape outside any operation (unknown path, wrong method). */
+/** Asserts that a response is an error in the short shape in JSON (on a path near no operation's, or before any path is read). */
 export function assertShortError(response: ApiResponse): void {
-  if (!response.contentType.startsWith("application/json"))
-    throw new Error(`media type ${response.contentType}`);
+  if (response.contentType !== "application/json") throw new Error(`media type ${response.contentType}`);
   const body = response.body as Json;
   if (typeof body?.id !== "string" || typeof body.message !== "string" || typeof body.name !== "string") {
     throw new Error(`not a ShortError: ${response.text}`);

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { connect as connectTls } from "node:tls";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertShortError, Sandbox } from "./helpers.js";
+import { assertErrorOnPath, assertShortError, Sandbox } from "./helpers.js";
 
 /**
  * Sends raw bytes to the sandbox's port (over TLS trusting `ca` when given) and resolves with
@@ -133,12 +133,20 @@ describe("transport", () => {
       }
     });
 
-    it("answers a body that never ends with a 408", async () => {
+    it("answers a body that never ends with a 408 in the form of its path's errors", async () => {
       const head =
         "POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{";
       const answer = parseAnswer(await exchange(https.server.url, head, https.server.ca!));
       expect(answer.status).toBe(408);
-      assertShortError(answer);
+      assertErrorOnPath("v3", "/v1/token", answer);
+      // The institutions list and the auth session answer application/vnd.goa.error, extended shape.
+      const token = await https.token();
+      const session = `POST /v1/auth/session HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Platform-Version: v1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{`;
+      const sessionAnswer = parseAnswer(await exchange(https.server.url, session, https.server.ca!));
+      expect(sessionAnswer.status).toBe(408);
+      expect(sessionAnswer.contentType).toBe("application/vnd.goa.error");
+      expect((sessionAnswer.body as { name: string }).name).toBe("request_timeout");
+      assertErrorOnPath("v1", "/v1/auth/session", sessionAnswer);
     });
 
     it("answers an HTTP/1.1 request without Host with a 400 in the short shape", async () => {
@@ -287,7 +295,9 @@ describe("transport", () => {
 
     it("answers every other method on a known path with 405 and Allow, HEAD included", async () => {
       for (const method of ["HEAD", "OPTIONS", "TRACE", "DELETE"]) {
-        const answer = await send(`${method} /v1/accounts HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        const answer = await send(
+          `${method} /v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+        );
         expect(answer.status, method).toBe(405);
         expect(answer.headers.allow, method).toBe("GET");
       }
