@@ -5,5 +5,6 @@ export {
   describePackageChecks,
   describePublishedPackage,
   type LoadCheck,
+  ownCodeGzipBytes,
 } from "./package-checks.js";
 export type { ErrorMessages, OpenPaths } from "./types.js";

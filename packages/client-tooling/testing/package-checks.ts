@@ -8,12 +8,12 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readClientConfig } from "../lib/bundle.mjs";
-import { browserBundleGzipBytes } from "../lib/bundle-size.mjs";
+import { browserBundleGzipBytes, ownCodeGzipBytes } from "../lib/bundle-size.mjs";
 
 /** Budget for dist/index.js plus openapi-fetch, minified and gzipped; a regression guard, not a timing. */
 const RUNTIME_GZIP_BUDGET_BYTES = 8 * 1024;
 
-export { browserBundleGzipBytes };
+export { browserBundleGzipBytes, ownCodeGzipBytes };
 
 /** What the "ESM and CommonJS builds load" check runs and expects of one package. */
 export interface LoadCheck {

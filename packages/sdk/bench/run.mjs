@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { browserBundleGzipBytes } from "@cdas/client-tooling/bundle-size";
+import { browserBundleGzipBytes, ownCodeGzipBytes } from "@cdas/client-tooling/bundle-size";
 import createClient from "openapi-fetch";
 import { createSdk } from "../dist/index.js";
 
@@ -308,9 +308,8 @@ async function benchLookahead() {
 // ---------------------------------------------------------------------------------------------
 async function benchSize() {
   const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const gzipBytes = (external) => browserBundleGzipBytes(packageDir, external);
-  const own = await gzipBytes(["openapi-fetch", "@cdas/client-v1", "@cdas/client-v2", "@cdas/client-v3"]);
-  const all = await gzipBytes([]);
+  const own = await ownCodeGzipBytes(packageDir);
+  const all = await browserBundleGzipBytes(packageDir);
   console.log(
     `\n4. Size, minified and gzipped: own code ${format(own)} B; with openapi-fetch and the clients ${format(all)} B`,
   );
