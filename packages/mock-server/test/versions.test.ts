@@ -1,4 +1,4 @@
-/** X-Platform-Version chooses the shape; v1, v2 and v3 are derived from the same data. */
+/** X-Platform-Version chooses the shape; every registered version is derived from the same data. */
 import { readRegistry } from "@cdas/spec/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleFolder, indexBundle } from "../src/bundle.js";
