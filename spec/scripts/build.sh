@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export REDOCLY_TELEMETRY=off
 mkdir -p dist
+# Only the registered versions' bundles: one left from a version since removed would be published.
+rm -f dist/v[0-9]*.json dist/v[0-9]*.yaml
 node scripts/layers.mjs # each version's source tree and the Redocly config, in .layers/ (see scripts/layers.mjs)
 versions=$(node --input-type=module -e 'import { readRegistry } from "./registry/index.js"; console.log(readRegistry(".").versions.join(" "))')
 for v in $versions; do

@@ -2,7 +2,16 @@
 // based on the last one and made of one changed file and one registry entry, is built, served by the sandbox and typed by a generated client, with no other edit. The change:
 // `page[size]` (shared by every cursor list) becomes required with a maximum of 100 instead of 1000.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -190,4 +199,16 @@ void version;
     const output = typeCheck(client);
     expect(output).toBe("");
   });
+
+  // Last: it takes the drill version out of the copy again.
+  it(`leaves no bundle behind once ${DRILL} is out of the registry again (it would be published)`, () => {
+    cpSync(path.join(SPEC_DIR, "versions.json"), path.join(spec, "versions.json"));
+    execFileSync("bash", ["scripts/build.sh", "--bundles-only"], {
+      cwd: spec,
+      env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}` },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const bundles = readdirSync(path.join(spec, "dist")).filter((name) => /^v\d+\.(json|yaml)$/.test(name));
+    expect(bundles.sort()).toEqual(REGISTERED.versions.flatMap((v) => [`${v}.json`, `${v}.yaml`]).sort());
+  }, 180_000);
 });
