@@ -87,7 +87,7 @@ function writeChanges({ versions, documents, docsDir, changesDir, figures }) {
       .map(([a, b]) => pairName(a, b))
       .filter((other) => other !== name);
     const files = {
-      [`${name}.md`]: formatMarkdown(report),
+      [`${name}.md`]: formatMarkdown(report, { guide }),
       [`${name}.json`]: formatJson(report),
       [`${name}.guide.md`]: formatGuideMarkdown(guide),
     };
@@ -95,7 +95,12 @@ function writeChanges({ versions, documents, docsDir, changesDir, figures }) {
       for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
     }
     const reportLinks = others.map((o) => `<a href="${o}.html">${o.replace("-to-", " → ")}</a>`).join(" · ");
-    const html = formatHtml(report, { versions, prefix: "../", pairLinks: `Other reports: ${reportLinks}.` });
+    const html = formatHtml(report, {
+      versions,
+      prefix: "../",
+      pairLinks: `Other reports: ${reportLinks}.`,
+      guide,
+    });
     writeFileSync(path.join(docsDir, "changes", `${name}.html`), html);
     const guideHtml = formatGuideHtml(guide, { versions, prefix: "../", others });
     writeFileSync(path.join(docsDir, "changes", `${name}.guide.html`), guideHtml);

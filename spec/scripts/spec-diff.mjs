@@ -54,7 +54,7 @@ function render(report, from, to, values) {
       return formatGuideMarkdown(buildGuide(report, from.doc, to.doc), { all: values.all });
     case "md":
     case "markdown":
-      return formatMarkdown(report);
+      return formatMarkdown(report, { guide: buildGuide(report, from.doc, to.doc) });
     case "json":
       return formatJson(report);
     default:

@@ -1,6 +1,7 @@
 // `pnpm spec:diff`: the three output formats, the exit codes a CI job relies on, and the input forms.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
@@ -91,6 +92,28 @@ describe("spec:diff exit codes", () => {
     expect(run(`spec/${BEFORE}`, `spec/${BEFORE}`, "--fail-on", "breaking")).toBe(0);
   });
 
+  it("the README's CI line works as written from the repository root, where it says to run it", () => {
+    const readme = readFileSync(path.join(SPEC_DIR, "README.md"), "utf8");
+    const line = readme.split("\n").find((l) => l.startsWith("pnpm spec:diff") && l.includes("--fail-on"));
+    const args = line!.replace(/#.*/, "").trim().split(/\s+/).slice(2);
+    expect(args[0]).toBe("old.json");
+    // old.json stands for the reader's own earlier bundle: a copy of this version's, in the folder pnpm
+    // is run from (INIT_CWD); the other path is read as written, from the repository root.
+    const kept = mkdtempSync(path.join(tmpdir(), "cdas-old-"));
+    try {
+      copyFileSync(path.join(SPEC_DIR, "dist", "v3.json"), path.join(kept, "old.json"));
+      const run = spawnSync(process.execPath, ["spec/scripts/spec-diff.mjs", ...args], {
+        cwd: path.resolve(SPEC_DIR, ".."),
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", INIT_CWD: kept },
+      });
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(kept, { recursive: true, force: true });
+    }
+  });
+
   it("usage and input errors exit 2 with a message", () => {
     const missing = specDiff(BEFORE);
     expect(missing.code).toBe(2);
@@ -108,6 +131,10 @@ describe("spec:diff exit codes", () => {
     [[], "<from> and <to> are missing"],
     [["v1", "v2", "v3"], "expected two documents, got 3"],
     [["v1", "v0"], `v0 is not a version of this spec: accepted ${VERSIONS.join(", ")}`],
+    [
+      ["v1", "no-such-file.json"],
+      `Cannot read "no-such-file.json": not a version (${VERSIONS.join(", ")}), an existing file`,
+    ],
     [
       ["v1", "v3", "--fail-on", "all"],
       "--fail-on all is not a change class; accepted: breaking, non-breaking, annotation.",

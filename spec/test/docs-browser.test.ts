@@ -178,7 +178,7 @@ describe("index page", () => {
       ).resolves.toBe(`${version}.html`);
     }
     const reportLinks = await page
-      .locator('[data-testid="reports"] tbody a[href$=".html"]')
+      .locator('[data-testid="reports"] tbody td:first-child a[href$=".html"]')
       .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
     // A report for every pair of versions, earlier to later.
     expect(reportLinks.sort()).toEqual(
@@ -348,6 +348,46 @@ describe("version switcher", () => {
       "`arrangement_id` is now `arrangementId`".replaceAll("`", ""),
     );
     await screenshot(page, "guide-v2-to-v3-consent");
+    await page.close();
+  });
+
+  it("the guide entry it links names every section of the operation, its heading below the guide's bar", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}v1.html`);
+    const op = operationsOf("v1").find((o) => o.path === "/v1/banking/products/{product_id}")!;
+    await openOperation(page, op.tag, new RegExp(`^${escapeRegExp(op.summary)}`));
+    await page.locator('[data-testid="changed-v3"]').click();
+    await page.waitForURL(/changes\/v1-to-v3\.guide\.html#op-get-v1-banking-products-product-id$/);
+    const target = page.locator("section:target");
+    // Every other section that names the operation is linked from the one the reader lands on.
+    const naming = await page
+      .locator("main section")
+      .evaluateAll((sections) =>
+        sections
+          .filter((s) =>
+            (s as HTMLElement).dataset.operations
+              ?.split("|")
+              .includes("GET /v1/banking/products/{product_id}"),
+          )
+          .map((s) => s.id),
+      );
+    const linked = await target
+      .locator('[data-testid="related"] a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    const landing = await target.getAttribute("id");
+    expect(naming.length).toBeGreaterThan(1);
+    for (const id of naming.filter((id) => id !== landing)) expect(linked).toContain(`#${id}`);
+    // The sticky bar does not cover the heading the link lands on.
+    const bar = (await page.locator('[data-testid="site-nav"]').boundingBox())!;
+    const heading = (await target.locator("h2").boundingBox())!;
+    expect(heading.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    // Following a link of the section lands on that one, its heading below the bar too.
+    await target.locator('[data-testid="related"] a').first().click();
+    await page.waitForURL(/#op-get-v1-banking-accounts--op-get-v1-banking-products-product-id$/);
+    const next = (await page.locator("section:target h2").boundingBox())!;
+    expect(next.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    await expect(page.locator("section:target").textContent()).resolves.toContain("fixed_amount.amount");
+    await screenshot(page, "guide-v1-to-v3-product-related");
     await page.close();
   });
 

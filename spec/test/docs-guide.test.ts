@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatGuideMarkdown } from "../scripts/lib/guide-format.mjs";
-import { buildGuide, operationSections } from "../scripts/lib/migration-guide.mjs";
+import { buildGuide, migrationSize, operationSections } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 import { freshBundle, SPEC_DIR, typeCheck } from "./helpers";
 
@@ -21,8 +21,16 @@ const INTERFACE =
 const PROGRAM = path.join(import.meta.dirname, "fixtures", "migration", "program.ts");
 
 type Entry = { text: string; places: string[]; breaking: boolean };
-type Section = { operations: string[]; entries: Entry[]; anchor: string };
+type Related = { operation: string; sections: { anchor: string; entries: number; breaking: number }[] };
+type Section = {
+  operations: string[];
+  entries: Entry[];
+  anchor: string;
+  code?: string[];
+  related?: Related[];
+};
 type Guide = {
+  counts: { breaking: number };
   from: { label: string };
   to: { label: string };
   sections: Section[];
@@ -135,6 +143,109 @@ describe("the version bar's link to a guide", () => {
     // Operations listed first in a shared section (getBankingProduct with the fees) exist: the case is real.
     expect(shared).toBeGreaterThan(0);
   });
+
+  it("the section it opens links every other section that concerns the operation, with what each holds", () => {
+    for (const guide of Object.values(GUIDES)) {
+      const pair = `${guide.from.label}-to-${guide.to.label}`;
+      for (const [op, anchor] of Object.entries(operationSections(guide))) {
+        if (op === "every operation") continue;
+        const landing = guide.sections.find((section) => section.anchor === anchor)!;
+        const elsewhere = guide.sections.filter(
+          (section) =>
+            section !== landing &&
+            (section.operations.includes(op) || section.operations[0] === "every operation"),
+        );
+        const related = landing.related?.find((r) => r.operation === op)?.sections ?? [];
+        expect(related.map((r) => r.anchor).sort(), `${op} in ${pair}`).toEqual(
+          elsewhere.map((section) => section.anchor).sort(),
+        );
+        for (const link of related) {
+          const section = guide.sections.find((candidate) => candidate.anchor === link.anchor)!;
+          expect(link.entries).toBe(section.entries.length);
+          expect(link.breaking).toBe(section.entries.filter((e) => e.breaking).length);
+        }
+      }
+    }
+    // The reported case: getBankingProduct's own section (the depositRates rename) leads to the fees.
+    const product = GUIDES["v1-to-v3"].sections.find(
+      (s) => s.operations.join() === "GET /v1/banking/products/{product_id}",
+    )!;
+    const markdown = formatGuideMarkdown(GUIDES["v1-to-v3"] as never);
+    expect(markdown).toContain(
+      "More changes of `GET /v1/banking/products/{product_id}` are in [`GET /v1/banking/accounts`, `GET /v1/banking/products/{product_id}`](#op-get-v1-banking-accounts--op-get-v1-banking-products-product-id)",
+    );
+    expect(product.related).toHaveLength(1);
+  });
+});
+
+describe("the size of a migration", () => {
+  it.each(Object.keys(GUIDES) as (keyof typeof GUIDES)[])(
+    "%s: the changes to make are the breaking entries, the differences the report's breaking count, and the guide says both",
+    (pair) => {
+      const guide = GUIDES[pair];
+      const size = migrationSize(guide);
+      expect(size.toMake).toBe(entriesOf(guide).filter((e) => e.breaking).length);
+      expect(size.differences).toBe(guide.counts.breaking);
+      // One row of the interface is several differences: the two counts differ, so saying which is which matters.
+      expect(size.differences).toBeGreaterThan(size.toMake);
+      expect(size.text).toMatch(
+        new RegExp(`^${size.toMake} breaking changes? to make .*${size.differences} breaking differences`),
+      );
+      expect(formatGuideMarkdown(guide as never)).toContain(size.text);
+    },
+  );
+});
+
+describe("the code to change", () => {
+  const sectionOf = (pair: keyof typeof GUIDES, operations: string) =>
+    GUIDES[pair].sections.find((s) => s.operations.join(" · ") === operations)!;
+
+  it.each(Object.keys(GUIDES) as (keyof typeof GUIDES)[])(
+    "%s: every operation: the SDK's version, and the import of a client used directly",
+    (pair) => {
+      const { from, to } = GUIDES[pair];
+      const code = sectionOf(pair, "every operation").code ?? [];
+      expect(code).toContain(`- import { createClient } from "@cdas/client-${from.label}";`);
+      expect(code).toContain(`+ import { createClient } from "@cdas/client-${to.label}";`);
+      expect(code.some((line) => line.includes(`createSdk({ version: "${to.label}"`))).toBe(true);
+    },
+  );
+
+  it.each(["v1-to-v2", "v1-to-v3"] as const)(
+    "%s: is_activated, a boolean become a string, is tested against the value the documents show",
+    (pair) => {
+      const code = sectionOf(pair, "GET /v1/banking/accounts").code ?? [];
+      expect(code).toContain("- if (feature.is_activated) {");
+      expect(code.find((line) => line.startsWith("+ if (feature.is_activated"))).toMatch(
+        /^\+ if \(feature\.is_activated === "ACTIVATED"\) \{ .*do not list the other values$/,
+      );
+    },
+  );
+
+  it.each(["v2-to-v3", "v1-to-v3"] as const)(
+    "%s: the error body's statuses are those the documents declare without the extended fields, and the code adds no rule",
+    (pair) => {
+      const v3 = load("v3");
+      const last = (ref: string) => ref.split("/").pop()!;
+      const errorSchema = (responseRef: string) =>
+        v3.components.schemas[
+          last(v3.components.responses[last(responseRef)].content["application/json"].schema.$ref)
+        ];
+      const section = sectionOf(pair, "GET /v1/consent · GET /v1/end-users");
+      const entry = section.entries.find((e) => e.text.includes("gone from the error body"))!;
+      const named = /error body \(([^)]+)\)/.exec(entry.text)![1]!.split(", ");
+      const shortErrors = (path: string) =>
+        Object.entries(v3.paths[path].get.responses as Record<string, { $ref?: string }>)
+          .filter(([status]) => Number(status) >= 400)
+          .filter(([, response]) => !("temporary" in (errorSchema(response.$ref!).properties ?? {})))
+          .map(([status]) => status);
+      expect(named).toEqual(shortErrors("/v1/consent"));
+      expect(named).toEqual(shortErrors("/v1/end-users"));
+      const hint = (section.code ?? []).find((line) => line.startsWith("+") && line.includes("error."))!;
+      expect(hint).toContain("400, 401 and 500");
+      expect(hint).not.toMatch(/>= ?500|retry/);
+    },
+  );
 });
 
 describe("reshaped containers (a field that becomes an array, or stops being one)", () => {

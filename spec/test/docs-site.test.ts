@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs, redocDocument } from "../scripts/build-docs.mjs";
-import { formatJson, formatMarkdown } from "../scripts/lib/report-format.mjs";
+import { buildGuide, DIFFERENCES_COUNTED, migrationSize } from "../scripts/lib/migration-guide.mjs";
+import { formatJson, formatMarkdown, inlineCode } from "../scripts/lib/report-format.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 import { startStaticServer } from "../scripts/lib/static-server.mjs";
 
@@ -96,8 +97,8 @@ describe("docs build", () => {
   });
 
   it("counts a guide's groups of operations on the index as the guide itself does", () => {
-    const said = /breaking entries in (\d+) groups of operations/.exec(read("changes", "v1-to-v2.guide.md"));
-    const row = /href="changes\/v1-to-v2\.guide\.html">[^<]*<\/a><\/td><td>(\d+)<\/td>/.exec(
+    const said = /in (\d+) groups of operations/.exec(read("changes", "v1-to-v2.guide.md"));
+    const row = /href="changes\/v1-to-v2\.guide\.html">v1 → v2<\/a><\/td><td>(\d+)<\/td>/.exec(
       read("docs", "index.html"),
     );
     expect(said?.[1]).toEqual(expect.stringMatching(/^\d+$/));
@@ -151,7 +152,8 @@ describe("docs build", () => {
     const after = JSON.parse(read("v2.json"));
     const report = diffDocuments(before, after, { from: "v1", to: "v2" });
     expect(read("changes/v1-to-v2.json")).toBe(formatJson(report));
-    expect(read("changes/v1-to-v2.md")).toBe(formatMarkdown(report));
+    const guide = buildGuide(report, before, after);
+    expect(read("changes/v1-to-v2.md")).toBe(formatMarkdown(report, { guide }));
     expect(read("docs/changes/v1-to-v2.json")).toBe(formatJson(report));
     expect(figures.reports["v1-to-v2"]).toMatchObject({
       total: report.counts.total,
@@ -159,6 +161,47 @@ describe("docs build", () => {
     });
     const html = read("docs/changes/v1-to-v2.html");
     expect(html.match(/<tr class="change breaking">/g)).toHaveLength(report.counts.breaking);
+  });
+
+  it("says beside each breaking count what it counts: the changes to make, and the differences in the documents", () => {
+    const before = JSON.parse(read("v1.json"));
+    const after = JSON.parse(read("v2.json"));
+    const report = diffDocuments(before, after, { from: "v1", to: "v2" });
+    const size = migrationSize(buildGuide(report, before, after));
+    expect(size.toMake).toBeGreaterThan(0);
+    expect(size.differences).toBe(report.counts.breaking);
+    // One sentence, written once (migrationSize), in the index, both reports and the guide.
+    for (const file of ["docs/index.html", "docs/changes/v1-to-v2.html", "docs/changes/v1-to-v2.guide.html"])
+      expect(read(file), file).toContain(inlineCode(size.text));
+    for (const file of ["changes/v1-to-v2.md", "changes/v1-to-v2.guide.md"])
+      expect(read(file), file).toContain(size.text);
+    // The index's table of reports has both columns, and says what each counts.
+    const index = read("docs/index.html");
+    expect(index).toContain("<th>Breaking changes to make</th><th>Breaking differences</th>");
+    expect(index).toContain(
+      `<td><a href="changes/v1-to-v2.guide.html">${size.toMake}</a></td><td>${size.differences}</td>`,
+    );
+    expect(index).toContain(inlineCode(DIFFERENCES_COUNTED));
+  });
+
+  it("renders the code spans of the HTML report as escaped <code>, no backticks left in its words", () => {
+    const report = diffDocuments(JSON.parse(read("v1.json")), JSON.parse(read("v2.json")));
+    const withCode = report.changes.filter((c: { summary: string }) => c.summary.includes("`"));
+    expect(withCode.length).toBeGreaterThan(0);
+    const html = read("docs/changes/v1-to-v2.html");
+    // The first cell of each row (the change) and the last (why), as written.
+    const cells = [
+      ...html.matchAll(
+        /<tr class="change [^"]+">\n<td>([\s\S]*?)<\/td>[\s\S]*?<td>([^<]*(?:<code>[^<]*<\/code>[^<]*)*)<\/td><\/tr>/g,
+      ),
+    ];
+    expect(cells).toHaveLength(report.changes.length);
+    for (const [, change, why] of cells) {
+      expect(change).not.toContain("`");
+      expect(why).not.toContain("`");
+    }
+    expect(html).toContain(inlineCode(withCode[0]!.summary));
+    expect(inlineCode("`a<b>`: `c`")).toBe("<code>a&lt;b&gt;</code>: <code>c</code>");
   });
 });
 

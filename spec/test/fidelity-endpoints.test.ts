@@ -342,6 +342,23 @@ describe("Detailed family reads", () => {
     },
   );
 
+  it.each(endpointRows((e) => e.path === "/v1/energy/plans"))(
+    "%s %s: a request paired by name with each response example sends exactly one of the two",
+    (version, _label, e) => {
+      const doc = loadBundle(version);
+      const alternatives = parameters(doc, e.path).filter((p) =>
+        ["retailer_id", "institution_id"].includes(p.name),
+      );
+      const ok = deref(doc, operation(doc, e.path).responses["200"]);
+      const names = Object.keys(ok.content["application/json"].examples);
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) {
+        const sent = alternatives.filter((p) => p.examples?.[name] !== undefined).map((p) => p.name);
+        expect(sent, `the ${name} example`).toHaveLength(1);
+      }
+    },
+  );
+
   it.each(VERSIONS)(
     "%s energy plans: retailer identifiers are recommended over institution identifiers",
     (version) => {

@@ -2,8 +2,9 @@
 // injected into each reference, and the offline fix-ups of Redoc's output.
 
 import { operationGroups } from "./guide-format.mjs";
+import { DIFFERENCES_COUNTED, migrationSize } from "./migration-guide.mjs";
 import { listOperations } from "./openapi-walk.mjs";
-import { escapeHtml, operationAnchor, SITE_CSS, siteHeader } from "./report-format.mjs";
+import { escapeHtml, inlineCode, operationAnchor, SITE_CSS, siteHeader } from "./report-format.mjs";
 
 /** Report file names for a pair of versions: "v1-to-v3". */
 export function pairName(from, to) {
@@ -78,9 +79,11 @@ export function renderIndex({ versions, documents, reports, guides }) {
     .map((version, i) => {
       const doc = documents[version];
       const previous = versions[i - 1];
-      const report = previous ? reports[pairName(previous, version)] : undefined;
+      const name = previous && pairName(previous, version);
+      const report = previous ? reports[name] : undefined;
       const changeLine = report
-        ? `<p>Compared with ${previous}: <a class="badges" href="changes/${pairName(previous, version)}.html">${countsSpans(report.counts)}</a> in ${Object.keys(report.operations).length} operations.</p>`
+        ? `<p>Compared with ${previous}: <a class="badges" href="changes/${name}.html">${countsSpans(report.counts)}</a> in ${Object.keys(report.operations).length} operations.</p>
+<p class="size"><a href="changes/${name}.guide.html">${inlineCode(migrationSize(guides[name]).text)}</a>.</p>`
         : "<p>The first version.</p>";
       return `<section class="card" data-version="${version}">
 <h2><a href="${version}.html">${escapeHtml(version)}</a></h2>
@@ -113,8 +116,9 @@ ${changeLine}
     .map(([from, to]) => {
       const name = pairName(from, to);
       const { counts } = reports[name];
+      const { toMake } = migrationSize(guides[name]);
       return `<tr><td><a href="changes/${name}.html">${from} → ${to}</a></td>
-<td>${counts.breaking}</td><td>${counts["non-breaking"]}</td><td>${counts.annotation}</td>
+<td><a href="changes/${name}.guide.html">${toMake}</a></td><td>${counts.breaking}</td><td>${counts["non-breaking"]}</td><td>${counts.annotation}</td>
 <td><a href="changes/${name}.md">Markdown</a> · <a href="changes/${name}.json">JSON</a></td></tr>`;
     })
     .join("\n");
@@ -123,7 +127,7 @@ ${changeLine}
     .map(([from, to]) => {
       const name = pairName(from, to);
       const groups = operationGroups(guides[name]).length;
-      return `<tr><td><a href="changes/${name}.guide.html">${from} → ${to}</a></td><td>${groups}</td>
+      return `<tr><td><a href="changes/${name}.guide.html">${from} → ${to}</a></td><td>${groups}</td><td>${migrationSize(guides[name]).toMake}</td>
 <td><a href="changes/${name}.guide.md">Markdown</a></td></tr>`;
     })
     .join("\n");
@@ -140,11 +144,13 @@ ${changeLine}
 versions applies every change on the way (the ${versions[0]} → ${versions.at(-1)} report holds them all).</p>
 <div class="cards">${cards}</div>
 <h2 id="changes">Change reports</h2>
-<table data-testid="reports"><thead><tr><th>Versions</th><th>Breaking</th><th>Non-breaking</th><th>Annotation</th><th>Downloads</th></tr></thead>
+<p class="muted" data-testid="counting">Breaking changes to make: the breaking entries of the migration guide, each
+change said once. Breaking differences: what the report lists, where ${inlineCode(DIFFERENCES_COUNTED)}.</p>
+<table data-testid="reports"><thead><tr><th>Versions</th><th>Breaking changes to make</th><th>Breaking differences</th><th>Non-breaking</th><th>Annotation</th><th>Downloads</th></tr></thead>
 <tbody>${reportRows}</tbody></table>
 <h2 id="guides">Migration guides</h2>
 <p class="muted">What to change in your code, grouped by operation, each change said once.</p>
-<table data-testid="guides"><thead><tr><th>Versions</th><th>Groups of operations</th><th>Download</th></tr></thead>
+<table data-testid="guides"><thead><tr><th>Versions</th><th>Groups of operations</th><th>Breaking changes to make</th><th>Download</th></tr></thead>
 <tbody>${guideRows}</tbody></table>
 <h2 id="differences">What each version changes, per operation</h2>
 <p class="muted">Compared with the version before it; a link opens the operation's changes.</p>

@@ -1,7 +1,9 @@
 // The code to change for a section of the migration guide, as a diff of TypeScript lines written
 // against @cdas/sdk (sdk.client is the typed openapi-fetch client of the version). Only the kinds of
-// change where a line of code helps get one: the version itself, an envelope, a rename, a field moved
-// into an object, fields an object replaces, a type that becomes a string, a parameter or error fields that are gone.
+// change where a line of code helps get one: the version itself (the SDK's option and a client's
+// import), an envelope, a rename, a field moved into an object, fields an object replaces, a number or
+// a boolean that becomes a string (the boolean only where the document gives the string's values), a
+// parameter or error fields that are gone. A hint says what the documents say, no policy of its own.
 
 import { UNNAMED_KEY } from "./openapi-walk.mjs";
 
@@ -19,9 +21,13 @@ function clauseLines(clause, entry, section, report) {
   const path = section.operations[0]?.split(" ")[1];
   switch (clause.kind) {
     case "version":
+      // A client package is one version (it sends that version's header): the import changes.
       return [
         `- const sdk = createSdk({ version: "${report.from.label}", baseUrl, clientId, clientSecret });`,
         `+ const sdk = createSdk({ version: "${report.to.label}", baseUrl, clientId, clientSecret });`,
+        `  // or, with a client directly (and @cdas/client-${report.to.label} in package.json):`,
+        `- import { createClient } from "@cdas/client-${report.from.label}";`,
+        `+ import { createClient } from "@cdas/client-${report.to.label}";`,
       ];
     case "envelope":
       return section.operations.flatMap((op) => [
@@ -39,27 +45,53 @@ function clauseLines(clause, entry, section, report) {
         `+ ${variable}.${clause.into} // replaces them as a whole`,
       ];
     case "type":
-      return clause.to === "string" && clause.from === "number"
-        ? clause.names.flatMap((name) => [
-            `- const ${name.replace(/_([a-z])/g, (_, c) => c.toUpperCase())}: number = ${variable}.${name};`,
-            `+ const ${name.replace(/_([a-z])/g, (_, c) => c.toUpperCase())} = Number(${variable}.${name}); // now a string`,
-          ])
-        : [];
+      if (clause.to === "string" && clause.from === "number")
+        return clause.names.flatMap((name) => [
+          `- const ${camelCase(name)}: number = ${variable}.${name};`,
+          `+ const ${camelCase(name)} = Number(${variable}.${name}); // now a string`,
+        ]);
+      if (clause.to === "string" && clause.from === "boolean")
+        return clause.names.flatMap((name) => booleanToStringLines(variable, name, clause.values?.[name]));
+      return [];
     case "param-removed":
       return [
         `- await sdk.client.GET("${path}", { params: { query: { ${clause.names[0]}: value } } });`,
         `+ await sdk.client.GET("${path}");`,
       ];
     case "removed":
-      return entry.places.length === 0 && clause.text.includes("error body")
+      // What is left to go by is the status the documents declare, not a rule of when to retry.
+      return clause.errorStatuses
         ? [
             `- if (error?.${clause.names.includes("temporary") ? "temporary" : clause.names[0]}) retryLater(); // the error body sdk.client returns`,
-            "+ if (response.status >= 500) retryLater(); // decide from the status (a thrown CdasApiError has .status)",
+            `+ // ${clause.names.map((n) => `error.${n}`).join(", ")}: gone; the documents declare ${listStatuses(clause.errorStatuses)} here: decide from response.status (a thrown CdasApiError has .status)`,
           ]
         : [];
     default:
       return [];
   }
+}
+
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+function listStatuses(statuses) {
+  const list = statuses.split(", ");
+  return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
+}
+
+/**
+ * A boolean that becomes a string is tested against a value only when the document gives one: its
+ * enum (every value), or an example (one value, the others not listed).
+ */
+function booleanToStringLines(variable, name, values) {
+  const value = values?.enum?.[0] ?? values?.examples?.[0];
+  if (typeof value !== "string") return [];
+  const said = values.enum
+    ? `one of ${values.enum.map((v) => JSON.stringify(v)).join(", ")}`
+    : `the documents show ${JSON.stringify(value)} and do not list the other values`;
+  return [
+    `- if (${variable}.${name}) {`,
+    `+ if (${variable}.${name} === ${JSON.stringify(value)}) { // a string now: ${said}`,
+  ];
 }
 
 /** The diff lines of one section, or undefined when no code changes help. */

@@ -1,7 +1,8 @@
 // Renders a migration guide (migration-guide.mjs) as Markdown (dist/changes/<a>-to-<b>.guide.md and
 // `spec:diff --format guide`) and as a page of the docs site.
+import { migrationSize } from "./migration-guide.mjs";
 import { UNNAMED_KEY } from "./openapi-walk.mjs";
-import { escapeHtml, SITE_CSS, siteHeader } from "./report-format.mjs";
+import { escapeHtml, inlineCode, SITE_CSS, siteHeader } from "./report-format.mjs";
 
 const capitalize = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
@@ -24,12 +25,27 @@ export function operationGroups(guide) {
 }
 
 function introLines(guide) {
-  const breaking = guide.sections.reduce((n, s) => n + s.entries.filter((e) => e.breaking).length, 0);
   return [
-    `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**: ${breaking} breaking entries in ${operationGroups(guide).length} groups of operations.`,
+    `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**, in ${operationGroups(guide).length} groups of operations: ${migrationSize(guide).text}.`,
     "Each entry says a change once, under the operations it concerns; the diff blocks show the code to change with `@cdas/sdk`",
     `(\`sdk.client\` is the typed client of the version, the same calls as \`@cdas/client-${guide.to.label}\`).`,
   ];
+}
+
+/**
+ * The other sections that concern an operation whose own section this is (`related`, from
+ * migration-guide.mjs), one sentence per operation, in the output's syntax: `code` writes an
+ * operation's name, `link` a link to a section.
+ */
+function relatedLines(section, { code, link }) {
+  return (section.related ?? []).map(({ operation, sections }) => {
+    const targets = sections.map((other) => {
+      const entries = `${other.entries} ${other.entries === 1 ? "entry" : "entries"}`;
+      const count = other.breaking ? `${entries}, ${other.breaking} breaking` : entries;
+      return `${link(sectionTitle(other, code), other.anchor)} (${count})`;
+    });
+    return `More changes of ${code(operation)} are in ${targets.join(" and ")}.`;
+  });
 }
 
 function foldedLine(guide, { all, command }) {
@@ -58,6 +74,11 @@ export function formatGuideMarkdown(guide, { all = false } = {}) {
       `## ${sectionTitle(section, (op) => `\`${op}\``)}`,
       "",
     );
+    const related = relatedLines(section, {
+      code: (op) => `\`${op}\``,
+      link: (text, anchor) => `[${text}](#${anchor})`,
+    });
+    if (related.length) lines.push(...related, "");
     for (const entry of section.entries)
       lines.push(`- ${entry.breaking ? "**Breaking.** " : ""}${entrySentence(entry)}`);
     if (section.code) lines.push("", "```diff", ...section.code, "```");
@@ -72,8 +93,6 @@ export function formatGuideMarkdown(guide, { all = false } = {}) {
   }
   return `${lines.join("\n")}\n`;
 }
-
-const inlineCode = (text) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
 
 /** The guide as a page of the docs site; sections carry the anchors the version switcher links to. */
 export function formatGuideHtml(guide, { versions = [], prefix = "../", others = [] } = {}) {
@@ -90,7 +109,13 @@ export function formatGuideHtml(guide, { versions = [], prefix = "../", others =
         ? `<pre class="diff"><code>${escapeHtml(section.code.join("\n"))}</code></pre>`
         : "";
       const title = sectionTitle(section, (op) => `<code>${escapeHtml(op)}</code>`);
-      return `<section id="${section.anchor}" data-operations="${escapeHtml(section.operations.join("|"))}"><h2>${title}</h2><ul>${entries}</ul>${code}</section>`;
+      const related = relatedLines(section, {
+        code: (op) => `<code>${escapeHtml(op)}</code>`,
+        link: (text, anchor) => `<a href="#${anchor}">${text}</a>`,
+      })
+        .map((line) => `<p class="related" data-testid="related">${line}</p>`)
+        .join("");
+      return `<section id="${section.anchor}" data-operations="${escapeHtml(section.operations.join("|"))}"><h2>${title}</h2>${related}<ul>${entries}</ul>${code}</section>`;
     })
     .join("\n");
   const otherLinks = others

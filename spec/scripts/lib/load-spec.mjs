@@ -125,5 +125,8 @@ export function loadSpec(argument, { cwd = process.env.INIT_CWD ?? process.cwd()
     const target = argument.slice(colon + 1);
     return { label: `${target}@${rev}`, doc: loadFromGit(rev, target) };
   }
-  throw new Error(`Cannot read "${argument}": not a version (v1), an existing file, or <git-rev>:<version>.`);
+  const where = [...new Set([cwd, process.cwd()])].join(" or ");
+  throw new Error(
+    `Cannot read "${argument}": not a version (${knownVersions(SPEC_DIR).join(", ")}), an existing file (relative to ${where}), or <git-rev>:<version>.`,
+  );
 }

@@ -239,10 +239,15 @@ function containerClauses(items, place, docs) {
   const byType = new Map();
   for (const item of of("field-type")) {
     const key = `${JSON.stringify(item.change.before)}>${JSON.stringify(item.change.after)}`;
-    if (!byType.has(key)) byType.set(key, { ...item.change, names: [] });
-    byType.get(key).names.push(item.name);
+    if (!byType.has(key)) byType.set(key, { ...item.change, names: [], values: {} });
+    const group = byType.get(key);
+    group.names.push(item.name);
+    // The values the newer document gives the field (its enum, else its examples), for the code hint.
+    const schema = schemaAt(docs.after, pointerTokens(item.change.pointer).slice(0, -1));
+    if (schema?.enum) group.values[item.name] = { enum: schema.enum };
+    else if (schema?.examples?.length) group.values[item.name] = { examples: schema.examples };
   }
-  for (const { before, after, names } of byType.values()) {
+  for (const { before, after, names, values } of byType.values()) {
     const plural = names.length > 1;
     clauses.push({
       kind: "type",
@@ -250,6 +255,7 @@ function containerClauses(items, place, docs) {
       names,
       from: before,
       to: after,
+      values,
     });
   }
   if (removed.length) {
@@ -258,6 +264,7 @@ function containerClauses(items, place, docs) {
       kind: "removed",
       text: place.error ? `${gone} from ${place.subject}` : gone,
       names: removed,
+      ...(place.error && { errorStatuses: place.statuses }),
     });
   }
   if (added.length) {
@@ -315,7 +322,7 @@ function parameterClauses(items) {
 function describePlace(container, changes, docs) {
   if (container.error) {
     const statuses = [...new Set(container.statuses)].sort().join(", ");
-    return { subject: `the error body (${statuses})`, labels: [], error: true };
+    return { subject: `the error body (${statuses})`, labels: [], error: true, statuses };
   }
   if (!container.component)
     return { subject: container.request ? "the request body" : "the body", labels: [] };
@@ -459,12 +466,59 @@ export function buildGuide(report, beforeDoc, afterDoc) {
         : a.operations[0].localeCompare(b.operations[0]) || a.operations.length - b.operations.length,
   );
   for (const section of ordered) section.code = codeHints(section, report);
+  linkSectionsOfEachOperation(ordered);
   return { from: report.from, to: report.to, counts: report.counts, sections: ordered, folded };
 }
 
 /**
+ * An operation's changes can be in several sections (its own, and those it shares with other
+ * operations, above or below it). The section the version bar links to (operationSections) names the
+ * others, so that the reader who lands there sees every change of the operation, or its link.
+ */
+function linkSectionsOfEachOperation(sections) {
+  const everyOperation = sections.filter((section) => section.operations[0] === "every operation");
+  for (const [operation, anchor] of Object.entries(operationSections({ sections }))) {
+    if (operation === "every operation") continue;
+    const landing = sections.find((section) => section.anchor === anchor);
+    const others = sections.filter((s) => s !== landing && s.operations.includes(operation));
+    const related = [...others, ...everyOperation].map((section) => ({
+      anchor: section.anchor,
+      operations: section.operations,
+      entries: section.entries.length,
+      breaking: section.entries.filter((entry) => entry.breaking).length,
+    }));
+    if (related.length === 0) continue;
+    landing.related ??= [];
+    landing.related.push({ operation, sections: related });
+  }
+}
+
+/** What a report's breaking count counts, beside the changes to make (migrationSize). */
+export const DIFFERENCES_COUNTED =
+  "one change counts once per field, status, operation and `required` list it touches";
+
+/**
+ * The size of a migration, said the same way by the guide, the change reports and the index: the
+ * guide's breaking entries are the changes a developer makes; the report's breaking changes are the
+ * differences between the documents (DIFFERENCES_COUNTED: one row of the interface's tables can be
+ * dozens of them).
+ */
+export function migrationSize(guide) {
+  const entries = guide.sections.flatMap((section) => section.entries);
+  const toMake = entries.filter((entry) => entry.breaking).length;
+  const differences = guide.counts.breaking;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return {
+    toMake,
+    differences,
+    text: `${plural(toMake, "breaking change")} to make (the migration guide's entries); ${plural(differences, "breaking difference")} in the documents, where ${DIFFERENCES_COUNTED}`,
+  };
+}
+
+/**
  * Which section of the guide to open for each operation: the one most its own (naming the fewest
- * operations, the first of equals), not a section it only shares with others.
+ * operations, the first of equals), not a section it only shares with others; it names the others
+ * (`related`).
  */
 export function operationSections(guide) {
   const best = {};
