@@ -237,21 +237,10 @@ export function response(doc: Node, path: string, status: string, method = "get"
   return raw === undefined ? undefined : deref(doc, raw);
 }
 
-/** The schema of a response's media type (default application/json). */
-export function responseSchema(
-  doc: Node,
-  path: string,
-  status: string,
-  method = "get",
-  mediaType = "application/json",
-): Node | undefined {
-  return response(doc, path, status, method)?.content?.[mediaType]?.schema;
-}
-
-/** Statuses of an operation's 2xx responses. */
 /** The interface's `content-type` of a request with a body, the media type of every request body. */
 export const REQUEST_MEDIA_TYPE = "application/json; charset=UTF-8";
 
+/** Statuses of an operation's 2xx responses. */
 export const successStatuses = (op: Node) => Object.keys(op.responses ?? {}).filter((s) => /^2/.test(s));
 /** Statuses of an operation's error responses (4xx, 5xx, 4XX, default). */
 export const errorStatuses = (op: Node) =>
