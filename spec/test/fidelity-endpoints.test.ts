@@ -188,7 +188,15 @@ function endpointTable(filter: (e: EndpointSpec, v: Version) => boolean) {
       const names = parameters(doc, e.path, e.method)
         .filter((p) => p.in === "query" || p.in === "path")
         .map((p) => `${p.in}:${p.name}`);
-      expect(names.sort()).toEqual(e.params!.map((p) => `${p.in ?? "query"}:${p.name}`).sort());
+      const tabled = e.params!.map((p) => `${p.in ?? "query"}:${p.name}`);
+      // Named on failure: a parameter in one and not the other, and where each side is written.
+      expect(
+        {
+          inTheDocumentsOnly: names.filter((name) => !tabled.includes(name)),
+          inTheInterfaceModelOnly: tabled.filter((name) => !names.includes(name)),
+        },
+        `${e.method.toUpperCase()} ${e.path}: its parameters in the path file and in test/interface-model.ts`,
+      ).toEqual({ inTheDocumentsOnly: [], inTheInterfaceModelOnly: [] });
     });
     const params = parameterRows.filter(([v, , e]) => filter(e, v));
     it.each(params)(
