@@ -200,9 +200,9 @@ export function buildSdk(
       headers,
     }),
     transport,
-    (error, method, path, init, context) => {
+    (error, method, path, signal, context) => {
       // The caller's abort rejects with the caller's reason, whenever it comes.
-      if (init?.signal?.aborted) return init.signal.reason;
+      if (signal?.aborted) return signal.reason;
       const pathOnly = textOf(path).split("?")[0] ?? "";
       if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, "before sending");
       // The SDK's fetch failed (with its own error) and something else came out: a middleware's onError.
@@ -247,12 +247,12 @@ interface CallOptions {
   parseAs?: string;
 }
 
-/** What a failure of a client's call becomes (`init` is the call's own; `context`, what the transport saw of it). */
+/** What a failure of a client's call becomes (`signal` is the call's own; `context`, what the transport saw of it). */
 type Typed = (
   error: unknown,
   method: string,
   path: unknown,
-  init: CallOptions | undefined,
+  signal: AbortSignal | null | undefined,
   context: CallContext,
 ) => unknown;
 
@@ -272,32 +272,46 @@ function withTypedBodyErrors(
   // biome-ignore lint/suspicious/noExplicitAny: as above.
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
-    const options = init as CallOptions | undefined;
-    const parseAs = options?.parseAs;
-    if (parseAs !== undefined && !PARSE_AS.includes(parseAs)) {
-      return Promise.reject(
-        invalidOptions(
-          `${method} ${textOf(path)}: parseAs must be one of ${PARSE_AS.join(", ")} (got ${shown(parseAs)})`,
-        ),
-      );
+    let signal: AbortSignal | null | undefined;
+    let context = newCallContext();
+    // Any failure as the SDK's error; one that cannot even be examined (a caller's Proxy whose traps throw) is said so.
+    const fail = (error: unknown) => {
+      try {
+        return typed(error, method, path, signal, context);
+      } catch {
+        return invalidOptions(`${method} ${textOf(path)}: failed with a value that cannot be examined`);
+      }
+    };
+    let parseAs: string | undefined;
+    let pending: Promise<unknown>;
+    try {
+      const options = init as CallOptions | undefined;
+      // Each read once: a getter could answer the check one thing and openapi-fetch another.
+      parseAs = options?.parseAs;
+      signal = options?.signal;
+      if (parseAs !== undefined && !PARSE_AS.includes(parseAs)) {
+        const allowed = PARSE_AS.join(", ");
+        throw invalidOptions(
+          `${method} ${textOf(path)}: parseAs must be one of ${allowed} (got ${shown(parseAs)})`,
+        );
+      }
+      context = newCallContext(signal);
+      const fetch = (request: Request) => transport(request, context);
+      pending = run({ ...options, parseAs, signal, fetch } as never);
+    } catch (error) {
+      return Promise.reject(fail(error)); // a getter of the call's options threw
     }
-    const context = newCallContext(options?.signal);
-    const fetch = (request: Request) => transport(request, context);
-    return run({ ...options, fetch } as never).then(
+    return pending.then(
       (result) => {
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
-        if (options?.parseAs === "stream") {
-          return withTypedStream(result as StreamResult, context, (error) =>
-            typed(error, method, path, options, context),
-          );
-        }
+        if (parseAs === "stream") return withTypedStream(result as StreamResult, context, fail);
         context.readDeadline?.end();
         return result;
       },
       (error) => {
         context.readDeadline?.end();
-        throw typed(error, method, path, options, context);
+        throw fail(error);
       },
     );
   };
@@ -324,7 +338,7 @@ function withTypedBodyErrors(
 
 /** An option's value as an error names it: a string quoted, so that `"100"` does not read as 100. */
 function shown(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
+  return typeof value === "string" ? JSON.stringify(value) : textOf(value);
 }
 
 /** What openapi-fetch answers with `parseAs: "stream"`: the body unread as `data` (none for a 204 or HEAD). */

@@ -219,7 +219,8 @@ const CALLERS_FAILURE: Record<CallersStage, string> = {
   "before sending":
     "failed before it was sent (openapi-fetch could not build the request, or a middleware's onRequest threw or answered it)",
   "on the answer": "a middleware threw on the answer",
-  "on the failure": "a middleware's onError threw or returned an error of its own",
+  "on the failure":
+    "failed after a middleware's onError took over the SDK's failure (it threw, returned an error, or answered with a body that failed)",
 };
 
 /**
@@ -236,9 +237,11 @@ export function failedInCallersCode(
   stage: CallersStage,
 ): CdasError {
   if (isCdasError(error)) return error;
-  const reason = redact(textOf(error));
+  // A middleware may hand openapi-fetch a body of the server's: JSON.parse's excerpt of it goes, as below.
+  const shown = error instanceof SyntaxError ? withoutExcerpt(error) : error;
+  const reason = redact(textOf(shown));
   return new CdasInvalidOptionsError(`${method} ${path}: ${CALLERS_FAILURE[stage]} (${reason})`, {
-    cause: redactError(error, redact),
+    cause: redactError(shown, redact),
   });
 }
 

@@ -230,6 +230,9 @@ function nextLink(data: unknown, url: string, path: string, scope: URL, redact: 
   } catch (cause) {
     throw invalidResponse(`links.next of ${path} is not a valid address`, redactedCopy(cause, redact));
   }
+  // Measured again once resolved and encoded (8,150 "€" become some 73,000 characters).
+  if (target.href.length > MAX_LINK_LENGTH)
+    throw invalidResponse(`links.next of ${path} is longer than ${MAX_LINK_LENGTH} characters once encoded`);
   if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {
     throw invalidResponse(`links.next of ${path} points outside ${path} on the API's origin`);

@@ -192,14 +192,14 @@ export function redactError(error: unknown, redact: Redact): unknown {
 }
 
 /**
- * What was thrown, as text: an Error's message, anything else as `String` writes it. A value `String`
- * refuses (an object without a prototype, a Proxy whose traps throw) is named by its type instead.
+ * A value as text: an Error's message, anything else as `String` writes it. A value `String` refuses
+ * (an object without a prototype, a Proxy whose traps throw) is named by its type instead.
  */
-export function textOf(thrown: unknown): string {
+export function textOf(value: unknown): string {
   try {
-    return thrown instanceof Error ? String(thrown.message) : String(thrown);
+    return value instanceof Error ? String(value.message) : String(value);
   } catch {
-    return `a thrown ${typeof thrown} that cannot be written as text`;
+    return `(${typeof value} that cannot be written as text)`;
   }
 }
 

@@ -276,8 +276,40 @@ describe("a call that cannot be built", () => {
     expect((failures[1] as Error).message).toBe(
       'GET /v1/accounts: parseAs must be one of json, text, blob, arrayBuffer, stream (got "toString")',
     );
-    expect((failures[3] as Error).message).toContain("a thrown object that cannot be written as text");
+    expect((failures[3] as Error).message).toContain("(object that cannot be written as text)");
     expect(server.dataCalls()).toHaveLength(0);
+  });
+});
+
+describe("values of the caller's that cannot be read", () => {
+  it("a Proxy whose every trap throws, thrown by a middleware, is still the SDK's error", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const sdk = testSdk(server.fetch);
+    const trap = () => {
+      throw new Error("trap");
+    };
+    const hostile = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap });
+    sdk.client.use({
+      onRequest() {
+        throw hostile;
+      },
+    });
+    const failure = await untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+  });
+
+  it("options whose getters answer twice differently are read once: what is checked is what is used", async () => {
+    const server = scriptedFetch(() => json({ data: [1] }));
+    let reads = 0;
+    const init = {
+      get parseAs() {
+        return reads++ === 0 ? "json" : "constructor";
+      },
+    };
+    const { data } = await untyped(testSdk(server.fetch).client).GET("/v1/accounts", init);
+    expect(data).toEqual({ data: [1] });
   });
 });
 

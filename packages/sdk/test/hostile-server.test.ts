@@ -25,6 +25,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SdkOptions } from "../src/core.js";
 import {
   CdasConnectionError,
+  CdasInvalidOptionsError,
   CdasInvalidRequestError,
   CdasInvalidResponseError,
   CdasTimeoutError,
@@ -922,6 +923,20 @@ describe("the secret is redacted from everything handed back", () => {
     expect(failure).toBeInstanceOf(CdasInvalidResponseError);
     expect((failure as Error).cause).toBeInstanceOf(Error);
     expect(leaks(failure), inspect(failure, { depth: 10 })).toBe(false);
+  });
+
+  it("the same body handed to openapi-fetch by a middleware (onResponse returns a clone)", async () => {
+    const { origin } = await serve(
+      api((_, response) =>
+        response.writeHead(200, { "content-type": "application/json" }).end(`{"data": ${SECRET}`),
+      ),
+    );
+    const sdk = sdkFor(origin);
+    sdk.client.use({ onResponse: ({ response }) => response.clone() });
+    const failure = await failureOf(getAccounts(sdk));
+    expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect(leaks(failure), inspect(failure, { depth: 10 })).toBe(false);
+    expect((failure as Error).message).not.toContain(SECRET.slice(0, 4));
   });
 
   it("a redirect to a host and a links.next that spell it", async () => {

@@ -144,6 +144,20 @@ describe("cursor paging", () => {
     expect(server.dataCalls()).toHaveLength(1);
   });
 
+  it("measures a links.next once encoded: 3,000 euro signs are 27,000 characters on the wire", async () => {
+    const next = `/v1/banking/accounts?page[after]=${"€".repeat(3000)}`;
+    const server = scriptedFetch(() => json({ accounts: [1], links: { next } }));
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/banking/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      name: "CdasInvalidResponseError",
+      message: "links.next of /v1/banking/accounts is longer than 8192 characters once encoded",
+    });
+    expect(server.dataCalls()).toHaveLength(1);
+  });
+
   it("remembers the pages read by digest: a long walk of long links holds little", async () => {
     // Every page has a new 8 KB cursor; the fetch keeps nothing, the loop keeps nothing.
     setFlagsFromString("--expose-gc");
@@ -486,7 +500,7 @@ describe("middleware of the user's (sdk.client.use)", () => {
     expect(failure).toMatchObject({
       name: "CdasInvalidOptionsError",
       message:
-        "GET /v1/accounts: a middleware's onError threw or returned an error of its own (reported elsewhere)",
+        "GET /v1/accounts: failed after a middleware's onError took over the SDK's failure (it threw, returned an error, or answered with a body that failed) (reported elsewhere)",
       cause: own,
     });
   });
