@@ -24,20 +24,25 @@ export const WITHHELD_BODY = "[the body was withheld: it held the client secret]
  */
 export function secretRedactor(secret: string): Redact {
   const escaped = JSON.stringify(secret).slice(1, -1);
+  // Base64 of the secret as written and as JSON writes it (a JWT's claims are JSON).
+  const encoded = [...new Set([secret, escaped])].flatMap(base64Forms);
   const forms = [secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)];
-  forms.push(String.fromCharCode(...new TextEncoder().encode(secret)), ...hostForm(secret));
+  forms.push(String.fromCharCode(...new TextEncoder().encode(secret)), ...hostForm(secret), ...encoded);
   // Longest first, so that a longer form is replaced whole rather than through a shorter one inside it.
   const unique = [...new Set(forms)].filter((form) => form !== "").sort((a, b) => b.length - a.length);
   const pattern = new RegExp(
     unique.map((form) => form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|"),
     "gi",
   );
-  const folded = fold(secret);
-  const spells = (text: string) => fold(text).includes(folded);
+  const spellings = [secret, ...encoded].map(fold);
+  const spells = (text: string) => {
+    const folded = fold(text);
+    return spellings.some((spelling) => folded.includes(spelling));
+  };
   return (text, withheld = REDACTED) => {
     const replaced = text.replace(pattern, REDACTED);
     if (spells(replaced)) return withheld;
-    if (!/[\\%]/.test(replaced)) return replaced;
+    if (!/[\\%]|&#/.test(replaced)) return replaced;
     return spelledWhenUndone(replaced, spells) ? withheld : replaced;
   };
 }
@@ -48,6 +53,25 @@ export function secretRedactor(secret: string): Redact {
  */
 function fold(text: string): string {
   return text.toLowerCase().toUpperCase().toLowerCase();
+}
+
+/**
+ * The secret's base64 and base64url spellings (a JWT's claims, a Basic header), at each of the three
+ * places it can start among the encoded bytes: only the characters made of the secret's bits alone,
+ * which any encoding of text holding it contains. None for a secret too short to tell (under 8).
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const shifted = new Uint8Array(offset + bytes.length);
+    shifted.set(bytes, offset);
+    const encoded = btoa(String.fromCharCode(...shifted));
+    // Character i holds bits 6i to 6i+6: those before the secret's first bit, or past its last, go.
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * shifted.length) / 6));
+    if (core.length >= 8) forms.push(core, core.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return forms;
 }
 
 /** The secret as a URL writes it in a host name (lower case, non-ASCII as punycode), when it can be one. */
@@ -64,8 +88,8 @@ function hostForm(secret: string): string[] {
 
 /**
  * The steps a reader may take: undo JSON escapes (left to right, so that `\\u0041` is a backslash and
- * `u0041`), or undo percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`; or each `%XX`
- * as a Latin-1 letter).
+ * `u0041`), undo percent-encoding (runs of `%XX` as UTF-8, and JavaScript's `%uXXXX`; or each `%XX`
+ * as a Latin-1 letter), or undo JavaScript's other escapes and HTML's character references.
  */
 const STEPS: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, jsonUndone),
@@ -75,7 +99,20 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
     text.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) =>
       String.fromCharCode(Number.parseInt(hex, 16)),
     ),
+  // JavaScript's `\xNN` and `\u{…}`, and HTML's numeric character references (`&#99;`, `&#x63;`).
+  (text) =>
+    text.replace(
+      /\\x([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|&#x([0-9a-fA-F]{1,6});?|&#([0-9]{1,7});?/g,
+      codeUndone,
+    ),
 ];
+
+function codeUndone(match: string, ...hexOrDecimal: (string | undefined)[]): string {
+  const [byte, braced, entityHex, entityDecimal] = hexOrDecimal;
+  const hex = byte ?? braced ?? entityHex;
+  const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(entityDecimal);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+}
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   "\\": "\\",

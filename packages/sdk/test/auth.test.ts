@@ -47,6 +47,11 @@ describe("token exchange", () => {
     ["the secret itself", (secret: string) => secret],
     ["the secret inside", (secret: string) => `at_${secret}_x`],
     ["the secret in capitals", (secret: string) => secret.toUpperCase()],
+    [
+      "a JWT whose claims hold the secret",
+      (secret: string) =>
+        `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ client_secret: secret })).toString("base64url")}.c2ln`,
+    ],
   ])(
     "refuses a token that spells the secret (%s): it would go out with every call",
     async (_kind, tokenOf) => {

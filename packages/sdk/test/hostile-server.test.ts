@@ -677,6 +677,34 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
+  it("an error body holding it base64-encoded (a JWT's claims), or with a letter written as a JavaScript escape or an HTML reference", async () => {
+    const claims = (before: string) =>
+      Buffer.from(JSON.stringify({ sub: "eu_1", note: `${before}${SECRET}` })).toString("base64url");
+    const code = SECRET.charCodeAt(0);
+    const rest = SECRET.slice(1);
+    const bodies = [
+      ...["", "a", "ab"].map((before) => `issued eyJhbGciOiJIUzI1NiJ9.${claims(before)}.c2ln`),
+      `basic ${Buffer.from(`${CLIENT_ID}:${SECRET}`).toString("base64")}`,
+      `\\x${code.toString(16)}${rest}`,
+      `\\u{${code.toString(16)}}${rest}`,
+      `&#${code};${rest}`,
+      `&#x${code.toString(16)};${rest}`,
+    ];
+    for (const body of bodies) {
+      const { origin } = await serve(
+        api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
+      );
+      const returned = await untyped(sdkFor(origin).client).GET("/v1/accounts", {});
+      const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+      expect(isCdasError(thrown)).toBe(true);
+      for (const handedBack of [returned.error, thrown]) {
+        const shown = `${inspect(handedBack, { depth: 10 })}${JSON.stringify(handedBack)}`;
+        expect(shown, body).not.toContain(body.slice(6));
+        expect(shown, body).not.toContain(rest.slice(0, 5));
+      }
+    }
+  });
+
   it("an upstream's JSON error, escaped Go's way (\\u0026), quoted inside the API's own error body", async () => {
     const upstream = JSON.stringify({ client_id: CLIENT_ID, client_secret: SECRET })
       .replaceAll("&", "\\u0026")
