@@ -388,7 +388,7 @@ function withTypedStream(
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
-    throw invalidOptions(`${name} must be a positive number (got ${shown(value)})`);
+    throw invalidOptions(`${name} must be a positive, finite number (got ${shown(value)})`);
   }
   return value;
 }
@@ -413,7 +413,7 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(value >= 0) || !Number.isFinite(value)) {
-    throw invalidOptions(`${name} must be a non-negative number (got ${shown(value)})`);
+    throw invalidOptions(`${name} must be a non-negative, finite number (got ${shown(value)})`);
   }
   return value;
 }

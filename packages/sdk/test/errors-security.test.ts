@@ -156,11 +156,12 @@ describe("options", () => {
 
   it.each([
     [{ maxRetries: 1.5 }, "maxRetries must be a whole number (got 1.5)"],
-    [{ maxRetries: -1 }, "maxRetries must be a non-negative number (got -1)"],
-    [{ timeoutMs: 0 }, "timeoutMs must be a positive number (got 0)"],
+    [{ maxRetries: -1 }, "maxRetries must be a non-negative, finite number (got -1)"],
+    [{ timeoutMs: 0 }, "timeoutMs must be a positive, finite number (got 0)"],
+    [{ timeoutMs: Number.POSITIVE_INFINITY }, "timeoutMs must be a positive, finite number (got Infinity)"],
     [{ allowInsecureLoopback: "yes" }, 'allowInsecureLoopback must be a boolean (got "yes")'],
     // A number given as a string is named as a string.
-    [{ timeoutMs: "100" }, 'timeoutMs must be a positive number (got "100")'],
+    [{ timeoutMs: "100" }, 'timeoutMs must be a positive, finite number (got "100")'],
     [{ clientId: 123 }, "clientId must be a non-empty string (got 123)"],
     // The secret's value is never shown, whatever its type.
     [{ clientSecret: 123456789 }, "clientSecret must be a non-empty string (got number)"],

@@ -134,6 +134,7 @@ const SANDBOX_CA_NOTE = `// The sandbox's CA: run with NODE_EXTRA_CA_CERTS=${SAN
 const SDK_SETUP = (version) => `import { createSdk } from "@cdas/sdk";
 
 ${SANDBOX_CA_NOTE}
+// and CDAS_CLIENT_SECRET=${SANDBOX.clientSecret} (the sandbox's; never write a real one in code)
 const sdk = createSdk({
   version: "${version}",
   baseUrl: "${SANDBOX.url}",

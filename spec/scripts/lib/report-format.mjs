@@ -17,7 +17,8 @@ function title(report) {
 
 function countsLine(report) {
   const { counts } = report;
-  return `${counts.total} changes: ${counts.breaking} breaking, ${counts["non-breaking"]} non-breaking, ${counts.annotation} annotation`;
+  // Differences between the documents, as the report lists them (the changes to make are the guide's).
+  return `${counts.total} differences: ${counts.breaking} breaking, ${counts["non-breaking"]} non-breaking, ${counts.annotation} annotation`;
 }
 
 /** What the counts count, when the migration guide of the pair is at hand (migrationSize). */
@@ -82,7 +83,11 @@ export function formatMarkdown(report, { guide } = {}) {
   }
   for (const changeClass of CHANGE_CLASSES) {
     const changes = report.changes.filter((c) => c.class === changeClass);
-    lines.push("", `## ${changeClass[0].toUpperCase()}${changeClass.slice(1)} (${changes.length})`, "");
+    lines.push(
+      "",
+      `## ${changeClass[0].toUpperCase()}${changeClass.slice(1)} differences (${changes.length})`,
+      "",
+    );
     if (changes.length === 0) {
       lines.push("None.");
       continue;
@@ -141,8 +146,10 @@ h1 { font-size: 26px; margin: 12px 0; } h2 { font-size: 20px; margin-top: 32px; 
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
 th, td { border: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fb; }
-code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all; }
-td.ops code { white-space: nowrap; word-break: normal; }
+/* Code keeps the size and weight of its text (a heading's too); long names wrap between words first. */
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.88em; overflow-wrap: anywhere; }
+td.ops code { white-space: nowrap; overflow-wrap: normal; }
+pre { overflow-x: auto; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
 .badge.breaking { background: var(--breaking); } .badge.non-breaking { background: var(--nonbreaking); }
 .badge.annotation { background: var(--annotation); } .badge.same { background: #c8ced8; color: #1d2330; }
@@ -193,7 +200,7 @@ export function formatHtml(report, { versions = [], prefix = "../", pairLinks = 
     const table = changes.length
       ? `<table><thead><tr><th>Change</th><th>Operations</th><th>Pointer</th><th>Old</th><th>New</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table>`
       : "<p>None.</p>";
-    return `<section id="${changeClass}"><h2>${changeClass[0].toUpperCase()}${changeClass.slice(1)} changes (${changes.length})</h2>${table}</section>`;
+    return `<section id="${changeClass}"><h2>${changeClass[0].toUpperCase()}${changeClass.slice(1)} differences (${changes.length})</h2>${table}</section>`;
   }).join("\n");
   const operationRows = Object.entries(report.operations)
     .map(
