@@ -24,8 +24,8 @@ export const WITHHELD_BODY = "[the body was withheld: it held the client secret]
  */
 export function secretRedactor(secret: string): Redact {
   const escaped = JSON.stringify(secret).slice(1, -1);
-  // Base64 of the secret as written and as JSON writes it (a JWT's claims are JSON).
-  const encoded = [...new Set([secret, escaped])].flatMap(base64Forms);
+  // Base64 of the secret as written and as JSON writes it (a JWT's claims are JSON; PHP writes `/` as `\/`).
+  const encoded = [...new Set([secret, escaped, escaped.replaceAll("/", "\\/")])].flatMap(base64Forms);
   const forms = [secret, escaped, JSON.stringify(escaped).slice(1, -1), encodeURIComponent(secret)];
   forms.push(String.fromCharCode(...new TextEncoder().encode(secret)), ...hostForm(secret), ...encoded);
   // Longest first, so that a longer form is replaced whole rather than through a shorter one inside it.
@@ -102,7 +102,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // JavaScript's `\xNN` and `\u{…}`, and HTML's numeric character references (`&#99;`, `&#x63;`).
   (text) =>
     text.replace(
-      /\\x([0-9a-fA-F]{2})|\\u\{([0-9a-fA-F]{1,6})\}|&#x([0-9a-fA-F]{1,6});?|&#([0-9]{1,7});?/g,
+      /\\x([0-9a-fA-F]{2})|\\u\{0*([0-9a-fA-F]{1,6})\}|&#[xX]0*([0-9a-fA-F]{1,6});?|&#0*([0-9]{1,7});?/g,
       codeUndone,
     ),
 ];
@@ -137,6 +137,12 @@ function percentUndone(_match: string, run?: string, wide?: string): string {
 const DECODING_ROUNDS = 8;
 /** How many different readings one round may hold: text built to branch further is withheld. */
 const READINGS_PER_ROUND = 32;
+/**
+ * How many characters the steps may read in all, for one text: honest text takes a round or two, and
+ * text built to keep every round full (each step over 64 KiB of escapes) would block for a fifth of a
+ * second; past this it is withheld.
+ */
+const DECODING_WORK = 2 * 1024 * 1024;
 
 /**
  * Whether some sequence of steps spells the secret. Each round takes every reading one step further
@@ -144,9 +150,12 @@ const READINGS_PER_ROUND = 32;
  */
 function spelledWhenUndone(text: string, spells: (text: string) => boolean): boolean {
   let readings = new Set([text]);
+  let work = 0;
   for (let round = 0; round <= DECODING_ROUNDS; round++) {
     const next = new Set<string>();
     for (const reading of readings) {
+      work += reading.length * STEPS.length;
+      if (work > DECODING_WORK) return true;
       for (const step of STEPS) {
         const undone = step(reading);
         if (undone !== reading) next.add(undone);

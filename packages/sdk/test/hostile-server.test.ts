@@ -682,13 +682,21 @@ describe("the secret is redacted from everything handed back", () => {
       Buffer.from(JSON.stringify({ sub: "eu_1", note: `${before}${SECRET}` })).toString("base64url");
     const code = SECRET.charCodeAt(0);
     const rest = SECRET.slice(1);
+    // PHP's json_encode writes `/` as `\/` (the secret has one).
+    const phpClaims = Buffer.from(JSON.stringify({ note: SECRET }).replaceAll("/", "\\/")).toString(
+      "base64url",
+    );
     const bodies = [
       ...["", "a", "ab"].map((before) => `issued eyJhbGciOiJIUzI1NiJ9.${claims(before)}.c2ln`),
+      `issued eyJhbGciOiJIUzI1NiJ9.${phpClaims}.c2ln`,
       `basic ${Buffer.from(`${CLIENT_ID}:${SECRET}`).toString("base64")}`,
       `\\x${code.toString(16)}${rest}`,
       `\\u{${code.toString(16)}}${rest}`,
+      `\\u{0000${code.toString(16)}}${rest}`,
       `&#${code};${rest}`,
       `&#x${code.toString(16)};${rest}`,
+      `&#X${code.toString(16)};${rest}`,
+      `&#00000${code};${rest}`,
     ];
     for (const body of bodies) {
       const { origin } = await serve(

@@ -15,13 +15,15 @@ import { describe, expect, it } from "vitest";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 /**
- * Regression guard for the SDK's own code, minified and gzipped (dependencies excluded): about 10.1 KB
+ * Regression guard for the SDK's own code, minified and gzipped (dependencies excluded): about 11.3 KB
  * with the error class per kind, redirects, the streamed size limit, prefetch, connection causes named
  * on every runtime, the option checks, error bodies withheld when they hide the secret, strict HTTP
- * dates, typed errors on a body read as a stream, Bun's inflation and Deno's own-buffer reads; the
+ * dates, typed errors on a body read as a stream, Bun's inflation and Deno's own-buffer reads, and
+ * (the tenth session's red teams) the secret's base64 forms and JavaScript and HTML escapes, tokens
+ * that spell it refused, pages remembered by digest, and more of the caller's odd values typed; the
  * bench prints it.
  */
-const OWN_CODE_GZIP_BUDGET_BYTES = 11 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 12 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.
