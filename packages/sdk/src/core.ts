@@ -299,7 +299,7 @@ function withTypedBodyErrors(
       const fetch = (request: Request) => transport(request, context);
       pending = run({ ...options, parseAs, signal, fetch } as never);
     } catch (error) {
-      return Promise.reject(fail(error)); // a getter of the call's options threw
+      return Promise.reject(fail(error)); // a parseAs refused, or a getter of the call's options threw
     }
     return pending.then(
       (result) => {
