@@ -15,7 +15,7 @@ describe("the registry", () => {
     const folders = readdirSync(SPEC_DIR).filter((name) => /^v\d+$/.test(name));
     expect(folders.sort()).toEqual([...registry.versions].sort());
     for (const version of registry.versions)
-      expect(existsSync(join(SPEC_DIR, version, "openapi.yaml"))).toBe(true);
+      expect(existsSync(join(SPEC_DIR, version, "info.yaml")), `${version}/info.yaml`).toBe(true);
   });
 
   it("is what the build copies beside the bundles", () => {

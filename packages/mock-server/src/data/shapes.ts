@@ -1,7 +1,7 @@
 /**
  * The one place where the sandbox's versions differ: each declared version's response forms (v1 in full,
  * each later one as its changes), one flag per row of the interface's versioning tables (what each
- * version changes is said in its document's description, `spec/vN/openapi.yaml`, and each flag below).
+ * version changes is said in its document's description, `spec/vN/info.yaml`, and each flag below).
  * The views read these flags and never compare version names. A version of the registry (versions.json) with no entry here takes the forms of the
  * nearest version it is based on (`basedOn`); one with nothing declared in its lineage fails at start.
  */
