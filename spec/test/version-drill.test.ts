@@ -1,6 +1,7 @@
 // The version drill: in a temporary copy of the spec sources, the next version (v4 while v3 is the last),
-// based on the last one and made of one changed file and one registry entry, is built, served by the sandbox and typed by a generated client, with no other edit. The change:
-// `page[size]` (shared by every cursor list) becomes required with a maximum of 100 instead of 1000.
+// based on the last one and made of its info.yaml, one changed file and one registry entry, is built,
+// served by the sandbox and typed by a generated client, with no other edit. The change: `page[size]`
+// (shared by every cursor list) becomes required with a maximum of 100 instead of 1000.
 import { execFileSync } from "node:child_process";
 import {
   cpSync,
@@ -51,6 +52,15 @@ schema:
   maximum: 100
 `;
 
+/** The base version's info.yaml with the drill version's name and a first paragraph of its own. */
+function drillInfo(): string {
+  const base = readFileSync(path.join(SPEC_DIR, BASE, "info.yaml"), "utf8");
+  return base
+    .replaceAll(`(${BASE})`, `(${DRILL})`)
+    .replace(`version: ${BASE}`, `version: ${DRILL}`)
+    .replace(`Version \`${BASE}\``, `Version \`${DRILL}\``);
+}
+
 let work: string;
 let spec: string;
 
@@ -61,8 +71,9 @@ beforeAll(() => {
     cpSync(path.join(SPEC_DIR, name), path.join(spec, name), { recursive: true });
   symlinkSync(path.join(SPEC_DIR, "node_modules"), path.join(spec, "node_modules"), "dir");
 
-  // The whole drill: one file in spec/<drill>/ and one registry entry.
+  // The whole drill: its info and one changed file in spec/<drill>/, and one registry entry.
   mkdirSync(path.join(spec, DRILL, "components", "parameters"), { recursive: true });
+  writeFileSync(path.join(spec, DRILL, "info.yaml"), drillInfo());
   writeFileSync(path.join(spec, DRILL, "components", "parameters", "PageSize.yaml"), V4_PAGE_SIZE);
   const json = JSON.parse(readFileSync(path.join(spec, "versions.json"), "utf8"));
   // No camelCaseProperties: the drill version allows those of the version it is based on.
@@ -86,6 +97,8 @@ describe(`a ${DRILL} of one changed file and one registry entry`, () => {
     expect(readRegistry(path.join(spec, "dist")).versions).toEqual([...REGISTERED.versions, DRILL]);
     const [v3, v4] = [bundle(BASE), bundle(DRILL)];
     expect(v4.components.parameters.PlatformVersion.schema.enum).toEqual([DRILL]);
+    expect(v4.info).toMatchObject({ title: expect.stringContaining(`(${DRILL})`), version: DRILL });
+    expect(v4.info.description).toContain(`Version \`${DRILL}\``);
     expect(v4.components.parameters.PageSize).toMatchObject({ required: true, schema: { maximum: 100 } });
     expect(v3.components.parameters.PageSize).toMatchObject({ required: false, schema: { maximum: 1000 } });
     expect(Object.keys(v4.paths)).toEqual(Object.keys(v3.paths));
