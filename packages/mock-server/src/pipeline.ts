@@ -12,7 +12,7 @@ import { ApiError, echoed } from "./errors.js";
 import type { SandboxState } from "./handlers.js";
 import { errorReply, type Reply, resultReply } from "./replies.js";
 import type { Routes } from "./routes.js";
-import { hasBody, readBody, writeResponse } from "./transport.js";
+import { type ErrorAnswer, hasBody, readBody, writeResponse } from "./transport.js";
 
 export interface Pipeline {
   routes: Routes;
@@ -201,7 +201,7 @@ export function httpLayerError(
   status: 400 | 408,
   message: string,
   request: IncomingMessage | undefined,
-): { mediaType: string; body: string } {
+): ErrorAnswer {
   const error = new ApiError(status, message, status === 408 ? "request_timeout" : "bad_request", {}, true);
   if (!request) return errorReply(undefined, error);
   const [path = "/"] = originForm(request.url).split("?", 1);

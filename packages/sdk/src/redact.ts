@@ -95,10 +95,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, jsonUndone),
   (text) => text.replace(/((?:%[0-9a-fA-F]{2})+)|%u([0-9a-fA-F]{4})/g, percentUndone),
   // As JavaScript's `unescape` reads it: each `%XX` one Latin-1 letter (`%DF` is ß, which folds to ss).
-  (text) =>
-    text.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) =>
-      String.fromCharCode(Number.parseInt(hex, 16)),
-    ),
+  (text) => text.replace(/%([0-9a-fA-F]{2})/g, (_match, hex: string) => letterOf(hex)),
   // JavaScript's `\xNN` and `\u{…}`, and HTML's numeric character references (`&#99;`, `&#x63;`).
   (text) =>
     text.replace(
@@ -113,6 +110,12 @@ function codeUndone(match: string, ...hexOrDecimal: (string | undefined)[]): str
   const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(entityDecimal);
   return code <= 0x10ffff ? String.fromCodePoint(code) : match;
 }
+
+/** The UTF-16 letter a hexadecimal code names (`\u0041`, `%u0041`, `%41`). */
+function letterOf(hex: string): string {
+  return String.fromCharCode(Number.parseInt(hex, 16));
+}
+
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   "\\": "\\",
@@ -125,12 +128,12 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 function jsonUndone(_match: string, hex?: string, simple?: string): string {
-  if (hex !== undefined) return String.fromCharCode(Number.parseInt(hex, 16));
+  if (hex !== undefined) return letterOf(hex);
   return SIMPLE_ESCAPES[simple ?? ""] ?? simple ?? "";
 }
 
 function percentUndone(_match: string, run?: string, wide?: string): string {
-  return run !== undefined ? percentDecoded(run) : String.fromCharCode(Number.parseInt(wide ?? "", 16));
+  return run !== undefined ? percentDecoded(run) : letterOf(wide ?? "");
 }
 
 /** How many steps a reading takes at most: text that could be undone further is withheld. */

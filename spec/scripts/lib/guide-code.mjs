@@ -7,12 +7,19 @@
 
 import { UNNAMED_KEY } from "./openapi-walk.mjs";
 
+const camelCase = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** Items as a sentence lists them: "a", "a and b", "a, b and c" (the guide's clauses use it too). */
+export function inWords(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
 /** A variable name for the objects at a field path: "accounts[].fees[]" -> "fee", "product" -> "product". */
 function variableFor(place) {
   const last = (place ?? "").split(/[.,]\s*/).at(-1) ?? "";
   const bare = last.replaceAll("[]", "").replace(UNNAMED_KEY, "transaction");
   if (!bare) return "item";
-  const camel = bare.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  const camel = camelCase(bare);
   return last.endsWith("[]") && camel.endsWith("s") ? camel.replace(/ies$/, "y").replace(/s$/, "") : camel;
 }
 
@@ -63,19 +70,12 @@ function clauseLines(clause, entry, section, report) {
       return clause.errorStatuses
         ? [
             `- if (error?.${clause.names.includes("temporary") ? "temporary" : clause.names[0]}) retryLater(); // the error body sdk.client returns`,
-            `+ // ${clause.names.map((n) => `error.${n}`).join(", ")}: gone; the documents declare ${listStatuses(clause.errorStatuses)} here: decide from response.status (a thrown CdasApiError has .status)`,
+            `+ // ${clause.names.map((n) => `error.${n}`).join(", ")}: gone; the documents declare ${inWords(clause.errorStatuses.split(", "))} here: decide from response.status (a thrown CdasApiError has .status)`,
           ]
         : [];
     default:
       return [];
   }
-}
-
-const camelCase = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-
-function listStatuses(statuses) {
-  const list = statuses.split(", ");
-  return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
 }
 
 /**

@@ -6,14 +6,13 @@
 // every detail.
 import { deref, pointerTokens } from "../../openapi/index.js";
 import { isSchemaPath } from "./classify-change.mjs";
-import { codeHints } from "./guide-code.mjs";
+import { codeHints, inWords } from "./guide-code.mjs";
 import { fieldPaths, namesWithAllOf } from "./openapi-walk.mjs";
 
 const nameKey = (name) => name.toLowerCase().replaceAll("_", "");
 
 function listWords(names) {
-  const quoted = names.map((n) => `\`${n}\``);
-  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
+  return inWords(names.map((n) => `\`${n}\``));
 }
 
 /** Where a container sits: its component, or its operation's body with the statuses merged. */
@@ -273,8 +272,7 @@ function containerClauses(items, place, docs) {
       const fields = newObjects.find((object) => object.name === name)?.fields ?? [];
       return fields.length ? `\`${name}\` \`{${fields.join(", ")}}\`` : `\`${name}\``;
     });
-    const words = shown.length < 2 ? shown.join("") : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
-    clauses.push({ kind: "added", text: `new: ${words}`, names: added });
+    clauses.push({ kind: "added", text: `new: ${inWords(shown)}`, names: added });
   }
   const touched = new Set([...renames.flat(), ...of("field-type").map((i) => i.name), ...removed, ...added]);
   for (const item of of("field-description").filter((i) => !touched.has(i.name))) {
