@@ -281,6 +281,22 @@ describe.each(VERSIONS)("%s reference", (version) => {
     await page.close();
   });
 
+  it("shows no Markdown as written: no backtick outside code (Redoc renders none in a server's description)", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}${version}.html`);
+    const raw = await page.evaluate(() => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const found: string[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement?.closest("pre, code, script, style")) continue;
+        if (node.textContent?.includes("`")) found.push(node.textContent.trim().slice(0, 120));
+      }
+      return found;
+    });
+    expect(raw).toEqual([]);
+    await page.close();
+  });
+
   it("links to the other versions and to the index", async () => {
     const page = await newPage();
     const other = VERSIONS[(VERSIONS.indexOf(version) + 1) % VERSIONS.length]!;
