@@ -3,16 +3,18 @@
 //  1. Requests/s of sdk.client.GET vs bare openapi-fetch (its own createClient with the API's headers), and vs
 //     bare openapi-fetch with only a signal, then only a deadline, then the least an SDK does, per call
 //     (what those alone cost).
+// 1b. The same against the sandbox (cdas-mock), a server doing a real server's work.
 //  2. Walking 100,000 transactions: sdk.paginate vs a hand-written fetch loop.
 //  3. Lookahead: 5 ms of server latency and 5 ms of work per page, paginate with `prefetch` vs without.
 //  4. The SDK's own code, minified and gzipped.
-// BENCH_ONLY=client|walk|lookahead|size runs one part.
+// BENCH_ONLY=client|sandbox|walk|lookahead|size runs one part.
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { browserBundleGzipBytes, ownCodeGzipBytes } from "@cdas/client-tooling/bundle-size";
+import { startMockServer } from "@cdas/mock-server";
 import createClient from "openapi-fetch";
 import { createSdk } from "../dist/index.js";
 
@@ -107,48 +109,100 @@ async function benchClient() {
     "sdk.client.GET": () => sdk.client.GET("/v1/accounts", query),
   };
   const BATCHES = 300;
-  const WARMUP = 30;
-  const total = Object.fromEntries(Object.keys(contenders).map((name) => [name, 0]));
-  const ratios = { sdk: [], signal: [], floor: [], least: [], sdkToFloor: [] };
-  for (let batch = 0; batch < BATCHES + WARMUP; batch++) {
-    const names = Object.keys(contenders);
-    if (batch % 2) names.reverse(); // load on the machine hits all alike
-    const elapsed = {};
-    for (const name of names) {
-      const start = performance.now();
-      for (let i = 0; i < 20; i++) {
-        const { error } = await contenders[name]();
-        if (error) throw new Error(`${name} failed`);
-      }
-      elapsed[name] = performance.now() - start;
-    }
-    if (batch < WARMUP) continue;
-    for (const name of names) total[name] += elapsed[name];
-    ratios.sdk.push(elapsed["bare openapi-fetch"] / elapsed["sdk.client.GET"]);
-    ratios.signal.push(elapsed["bare openapi-fetch"] / elapsed["bare + a signal"]);
-    ratios.floor.push(elapsed["bare openapi-fetch"] / elapsed["bare + a deadline"]);
-    ratios.least.push(elapsed["bare openapi-fetch"] / elapsed["the least an SDK does"]);
-    ratios.sdkToFloor.push(elapsed["bare + a deadline"] / elapsed["sdk.client.GET"]);
-  }
+  const elapsed = await alternatingBatches(contenders, BATCHES);
+  const total = Object.fromEntries(
+    Object.keys(contenders).map((name) => [name, elapsed.reduce((sum, batch) => sum + batch[name], 0)]),
+  );
+  const ratio = (slower, faster = "bare openapi-fetch") =>
+    percent(median(elapsed.map((batch) => batch[faster] / batch[slower])));
   server.close();
   console.log(`1. Requests per second over loopback keep-alive HTTP (${BATCHES} alternating batches of 20)`);
   for (const [name, ms] of Object.entries(total)) {
     console.log(`   ${name.padEnd(22)} ${format((BATCHES * 20 * 1000) / ms)} req/s`);
   }
   console.log(
-    `   sdk.client.GET / bare openapi-fetch = ${percent(median(ratios.sdk))} of the rate (median of batch ratios; goal >= 97%)`,
+    `   sdk.client.GET / bare openapi-fetch = ${ratio("sdk.client.GET")} of the rate (median of batch ratios; goal >= 97%)`,
   );
   console.log(
-    `   bare + a signal / bare openapi-fetch = ${percent(median(ratios.signal))}: what passing fetch a signal of the call's own costs`,
+    `   bare + a signal / bare openapi-fetch = ${ratio("bare + a signal")}: what passing fetch a signal of the call's own costs`,
   );
   console.log(
-    `   bare + a deadline / bare openapi-fetch = ${percent(median(ratios.floor))}: what a per-call deadline alone costs, the floor of the first figure`,
+    `   bare + a deadline / bare openapi-fetch = ${ratio("bare + a deadline")}: what a per-call deadline alone costs, the floor of the first figure`,
   );
   console.log(
-    `   the least an SDK does / bare openapi-fetch = ${percent(median(ratios.least))}: a deadline, the bearer set per call and a per-call fetch, nothing else`,
+    `   the least an SDK does / bare openapi-fetch = ${ratio("the least an SDK does")}: a deadline, the bearer set per call and a per-call fetch, nothing else`,
   );
   console.log(
-    `   sdk.client.GET / bare + a deadline = ${percent(median(ratios.sdkToFloor))}: the rest of the SDK (bearer, retries, redirect and size checks, redaction, typed failures)`,
+    `   sdk.client.GET / bare + a deadline = ${ratio("sdk.client.GET", "bare + a deadline")}: the rest of the SDK (bearer, retries, redirect and size checks, redaction, typed failures)`,
+  );
+}
+
+/**
+ * Runs each contender 20 calls at a time, in turn, the order reversed every other batch so that load on
+ * the machine hits all alike; after `warmup` batches, returns each batch's milliseconds by contender.
+ */
+async function alternatingBatches(contenders, batches, warmup = 30) {
+  const elapsed = [];
+  for (let batch = 0; batch < batches + warmup; batch++) {
+    const names = Object.keys(contenders);
+    if (batch % 2) names.reverse();
+    const times = {};
+    for (const name of names) {
+      const start = performance.now();
+      for (let i = 0; i < 20; i++) {
+        const { error } = await contenders[name]();
+        if (error) throw new Error(`${name} failed: ${JSON.stringify(error)}`);
+      }
+      times[name] = performance.now() - start;
+    }
+    if (batch >= warmup) elapsed.push(times);
+  }
+  return elapsed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1b. The same against the sandbox: a server that does a real server's work
+// ---------------------------------------------------------------------------------------------
+async function benchAgainstSandbox() {
+  const sandbox = await startMockServer({ quiet: true });
+  const sdk = createSdk({ version: "v2", ...sandbox.sdkOptions });
+  const { clientId, clientSecret } = sandbox;
+  const token = await sandbox
+    .fetch(`${sandbox.url}/v1/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=UTF-8" },
+      body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
+    })
+    .then((response) => response.json());
+  const bare = createClient({
+    baseUrl: sandbox.url,
+    fetch: sandbox.fetch,
+    headers: {
+      authorization: `Bearer ${token.access_token}`,
+      accept: "application/json; charset=UTF-8",
+      "x-platform-version": "v2",
+    },
+  });
+  const accounts = { params: { query: { end_user_id: "eu_2f9c81d4" } } };
+  const BATCHES = 100;
+  const elapsed = await alternatingBatches(
+    {
+      "bare openapi-fetch": () => bare.GET("/v1/accounts", accounts),
+      "sdk.client.GET": () => sdk.client.GET("/v1/accounts", accounts),
+    },
+    BATCHES,
+  );
+  await sandbox.close();
+  const perCall = (name) => (median(elapsed.map((batch) => batch[name])) * 1000) / 20;
+  const ratio = median(elapsed.map((batch) => batch["bare openapi-fetch"] / batch["sdk.client.GET"]));
+  console.log(
+    `\n1b. The same against the sandbox (cdas-mock in this process, HTTPS, an end user's accounts; ${BATCHES} batches of 20)`,
+  );
+  console.log(
+    `   bare openapi-fetch ${perCall("bare openapi-fetch").toFixed(0)} µs a call, sdk.client.GET ${perCall("sdk.client.GET").toFixed(0)} µs (medians)`,
+  );
+  console.log(
+    `   sdk.client.GET / bare openapi-fetch = ${percent(ratio)} of the rate (not the goal's figure)`,
   );
 }
 
@@ -316,6 +370,7 @@ async function benchSize() {
 }
 
 if (!only || only === "client") await benchClient();
+if (!only || only === "sandbox") await benchAgainstSandbox();
 if (!only || only === "walk") await benchWalk();
 if (!only || only === "lookahead") await benchLookahead();
 if (!only || only === "size") await benchSize();
