@@ -70,6 +70,21 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
         expect(result.bombs[name].outcome, name).toBe("invalid_response");
         expect(result.bombs[name].grewMb, name).toBeLessThan(limitMb + 80);
       }
+      // A body sent with both content-length and chunked is bounded too: Bun and Deno read it as
+      // chunked, past its length (Node refuses it); the process grows by tens of MB at most.
+      expect(result.lengthAndChunked.outcome).toBe(runtime === "node" ? "network" : "invalid_response");
+      expect(result.lengthAndChunked.grewMb).toBeLessThan(1 + 80);
+      // A list of 1,000 content codings: on Bun the SDK undoes codings itself, at most 5 as undici does;
+      // Node's fetch refuses the list, and Deno's hands the body over as sent.
+      const codingChain = {
+        bun: {
+          outcome: "invalid_response",
+          message: "GET /v1/accounts answered 1000 content codings, more than 5",
+        },
+        node: { outcome: "network", message: expect.stringContaining("too many content-encodings") },
+        deno: { outcome: "read whole", message: "" },
+      };
+      expect(result.longCodingChain).toEqual(codingChain[runtime]);
       // Every runtime's connection failures are named (Deno's by its words: it gives no code), and an
       // untrusted certificate is not retried.
       expect(result.untrustedCertificate).toEqual({

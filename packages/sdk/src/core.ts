@@ -2,7 +2,7 @@
 import type { Client, ClientOptions } from "openapi-fetch";
 import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
-import { bodyReadError, failedInCallersCode, invalidOptions } from "./errors.js";
+import { bodyReadError, failedInCallersCode, invalidOptions, LONGEST_TIMER_MS } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { secretRedactor, textOf } from "./redact.js";
 import type { RetryPolicy } from "./retry.js";
@@ -10,6 +10,7 @@ import {
   type CallContext,
   createTransport,
   type FetchLike,
+  HEADER_TEXT,
   newCallContext,
   type Transport,
   withUrl,
@@ -70,6 +71,9 @@ export interface SdkCore {
   readonly client: Client<any>;
   paginate(path: string, init?: unknown, options?: PaginateOptions): Paginator<unknown, unknown>;
 }
+
+/** An unpaired UTF-16 surrogate (`String.prototype.isWellFormed` is ES2024). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Every option of `SdkOptions`, so that a misspelt one is refused rather than ignored (the compiler keeps this whole). */
 const OPTION_NAMES: Record<keyof SdkOptions, true> = {
@@ -133,12 +137,17 @@ function checkOptions(
     throw invalidOptions(
       `clientSecret must be a non-empty string (got ${clientSecret === "" ? "an empty one" : typeof clientSecret})`,
     );
+  // A lone surrogate has no UTF-8: the secret could not be sent, nor its encoded forms taken out.
+  if (LONE_SURROGATE.test(clientSecret))
+    throw invalidOptions("clientSecret must be well-formed Unicode (it holds a lone surrogate)");
   const allowInsecure = options.allowInsecureLoopback;
   if (allowInsecure !== undefined && typeof allowInsecure !== "boolean")
     throw invalidOptions(`allowInsecureLoopback must be a boolean (got ${shown(allowInsecure)})`);
   const suffix = options.userAgent;
-  if (suffix !== undefined && (typeof suffix !== "string" || /[\r\n]/.test(suffix))) {
-    throw invalidOptions("userAgent must be a single-line string");
+  if (suffix !== undefined && (typeof suffix !== "string" || !HEADER_TEXT.test(suffix))) {
+    throw invalidOptions(
+      "userAgent must be a string a header can carry: one line of tabs, spaces, visible ASCII or Latin-1 letters",
+    );
   }
   if (options.fetch !== undefined && typeof options.fetch !== "function")
     throw invalidOptions("fetch must be a function");
@@ -209,8 +218,10 @@ export function buildSdk(
       if (context.failure !== undefined && error !== context.failure)
         return failedInCallersCode(error, method, pathOnly, redact, "on the failure");
       // Answered and its body untouched, the read not ended: the failure came between the two, from a
-      // middleware (Bun leaves `bodyUsed` false when the deadline ends a read).
-      if (context.answer?.bodyUsed === false && !context.readDeadline?.signal.aborted)
+      // middleware (Bun leaves `bodyUsed` false when the deadline ends a read). An answer without a body
+      // (a 205) is never used: openapi-fetch parsing nothing as JSON is the server's doing.
+      const { answer } = context;
+      if (answer?.body && !answer.bodyUsed && !context.readDeadline?.signal.aborted)
         return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
       return bodyReadError(error, method, pathOnly, timeoutMs, redact);
     },
@@ -392,9 +403,6 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   }
   return value;
 }
-
-/** The longest wait a timer keeps (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 function timerLength(name: string, value: number): number {
   if (value > LONGEST_TIMER_MS)

@@ -473,16 +473,20 @@ const HTTP_DATE = new RegExp(
   ].join("|"),
 );
 
+/** The longest wait a timer keeps (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * Reads `Retry-After` as milliseconds from now: a non-negative integer of seconds or an HTTP date.
- * Anything else (`-5`, `1.5`, `soon`) is ignored: undefined, and the backoff applies.
+ * Reads `Retry-After` as milliseconds from now: a non-negative integer of seconds or an HTTP date,
+ * at most `LONGEST_TIMER_MS` (so that a caller's `setTimeout` waits it). Anything else (`-5`, `1.5`,
+ * `soon`) is ignored: undefined, and the backoff applies.
  */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, LONGEST_TIMER_MS);
   if (!HTTP_DATE.test(trimmed)) return undefined;
   // asctime has no zone and means GMT.
   const date = Date.parse(trimmed.endsWith(" GMT") ? trimmed : `${trimmed} GMT`);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - now), LONGEST_TIMER_MS);
 }

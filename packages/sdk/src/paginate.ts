@@ -95,7 +95,9 @@ export function createPaginator(
 /**
  * Items one by one without an async generator per item: a buffered page is served with an already
  * resolved promise, so a large walk costs little more than a loop over the pages. The caller's abort
- * ends the walk at the next item (with the caller's reason), not at the end of the page in hand.
+ * ends the walk at the next item (with the caller's reason), not at the end of the page in hand. A call
+ * made while a page is being fetched waits for it, as an async generator's would: two refills at once
+ * would each fetch a page, and the second would overwrite the first.
  */
 function itemsOf(
   pages: AsyncGenerator<Page<unknown, unknown>>,
@@ -117,13 +119,21 @@ function itemsOf(
     await pages.return(undefined); // a page in flight is cancelled (prefetch)
     return { done: true, value };
   };
-  return {
-    next: () => {
-      if (signal?.aborted) return stop().then(() => Promise.reject(signal.reason));
-      return index < buffer.length ? Promise.resolve({ done: false, value: buffer[index++] }) : refill();
-    },
-    return: stop,
+  let refilling: Promise<IteratorResult<unknown>> | undefined;
+  const next = (): Promise<IteratorResult<unknown>> => {
+    if (refilling) return refilling.then(next, next);
+    if (signal?.aborted) return stop().then(() => Promise.reject(signal.reason));
+    if (index < buffer.length) return Promise.resolve({ done: false, value: buffer[index++] });
+    const refilled = refill();
+    refilling = refilled;
+    // Registered before any waiter's, so that the waiters find the refill over.
+    const over = () => {
+      refilling = undefined;
+    };
+    refilled.then(over, over);
+    return refilled;
   };
+  return { next, return: stop };
 }
 
 type Fetched = { data: unknown; response: Response };

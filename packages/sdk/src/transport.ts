@@ -232,9 +232,10 @@ export function createTransport(config: TransportConfig): Transport {
         }
         if (next === undefined) {
           if (!response.ok) return await readError(response, call, url, signal, deadline.signal);
+          const limited = withSizeLimit(response, call, url, signal);
           handedBack = true;
           call.context.readDeadline = deadline;
-          return withSizeLimit(response, call, url, signal);
+          return limited;
         }
         await discard(response);
         request = new Request(next, { method: request.method, headers: request.headers });
@@ -380,7 +381,8 @@ export function createTransport(config: TransportConfig): Transport {
 /**
  * The answer with its body bounded by `limit`, counted once decoded: past it the read fails and the
  * body is cancelled. A body that cannot exceed the limit is left as it is: a `content-length` within
- * it and no `content-encoding` (fetch delivers no more than `content-length` and fails a shorter body).
+ * it, no `content-encoding` and no `transfer-encoding` (fetch delivers no more than `content-length`
+ * and fails a shorter body; Bun's and Deno's read a body sent with both lengths as chunked, past it).
  * The pipe ends with `signal` (the deadline, the caller's abort), failing the read itself: a fetch's
  * own body does not always end when its signal aborts (Node 20 and 22 on a gzip body that is not
  * gzip, Deno's piped bodies under load). The pipe lets go of `signal` however it ends. With a fetch
@@ -397,11 +399,12 @@ function bounded(
   const { body, headers } = response;
   const length = headers.get("content-length");
   const coding = headers.get("content-encoding");
+  const delimited = length !== null && headers.get("transfer-encoding") === null;
   // An empty body is left as it is whatever its coding says (inflating nothing fails).
-  if (body === null || length === "0" || (length !== null && Number(length) <= limit && coding === null)) {
+  if (body === null || length === "0" || (delimited && Number(length) <= limit && coding === null)) {
     return response;
   }
-  const decoded = inflates && coding !== null ? inflated(body, coding) : body;
+  const decoded = inflates && coding !== null ? inflated(body, coding, what) : body;
   let size = 0;
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -467,17 +470,24 @@ const DECOMPRESSION_FORMATS: Readonly<Record<string, string>> = {
   zstd: "zstd",
 };
 
+/** Content codings undone at most, as undici's fetch (a stream each: a long list costs memory, not bytes). */
+const MAX_CODINGS = 5;
+
 /**
  * A body as sent, its content codings undone, the last applied first (`gzip, br`: brotli, then gzip);
  * with a coding it does not know, left as sent, as fetch leaves it.
  */
-function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string) {
+function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string, what: () => string) {
   const formats = coding
     .split(",")
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== "" && name !== "identity")
     .map((name) => DECOMPRESSION_FORMATS[name])
     .reverse();
+  if (formats.length > MAX_CODINGS) {
+    body.cancel().catch(() => {});
+    throw invalidResponse(`${what()} answered ${formats.length} content codings, more than ${MAX_CODINGS}`);
+  }
   if (formats.includes(undefined)) return body;
   // brotli and zstd are formats of Bun's, outside the standard's type.
   return formats.reduce(
@@ -496,12 +506,15 @@ function discard(response: Response | null | undefined): Promise<void> {
   }
 }
 
-/** A reason phrase a Response accepts (HTAB, SP, visible ASCII, obs-text): a server may send other bytes. */
-const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * Text a header value or a reason phrase may hold: HTAB, SP, visible ASCII, obs-text (no control
+ * character, nothing past U+00FF). A server may send other bytes; a Response refuses them.
+ */
+export const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** The reason phrase, or none if a Response would refuse it. */
 function acceptedReason(statusText: string): string {
-  return REASON_PHRASE.test(statusText) ? statusText : "";
+  return HEADER_TEXT.test(statusText) ? statusText : "";
 }
 
 /** A reason phrase as handed back: without the secret, and none if a Response would refuse it. */

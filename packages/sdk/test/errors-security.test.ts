@@ -63,6 +63,15 @@ describe("CdasApiError", () => {
     expect((failure as Error).message).toContain("HTTP 500");
   });
 
+  it("records a Retry-After past a timer's longest wait as that wait (a caller's setTimeout would fire at once)", async () => {
+    for (const retryAfter of ["9".repeat(400), "99999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"]) {
+      const failure = await pageFailure(() =>
+        json({ name: "rate_limited" }, { status: 400, headers: { "retry-after": retryAfter } }),
+      );
+      expect(failure, retryAfter).toMatchObject({ retryAfterMs: 2 ** 31 - 1 });
+    }
+  });
+
   it("ignores fields of the wrong type and records Retry-After", async () => {
     const failure = await pageFailure(() =>
       json({ id: 7, name: ["x"], temporary: "yes" }, { status: 400, headers: { "retry-after": "3" } }),
@@ -166,6 +175,16 @@ describe("options", () => {
     // The secret's value is never shown, whatever its type.
     [{ clientSecret: 123456789 }, "clientSecret must be a non-empty string (got number)"],
     [{ clientSecret: "" }, "clientSecret must be a non-empty string (got an empty one)"],
+    // A lone surrogate has no UTF-8 (encodeURIComponent throws a raw URIError on it).
+    [
+      { clientSecret: "s3cr3t-\uD800" },
+      "clientSecret must be well-formed Unicode (it holds a lone surrogate)",
+    ],
+    // What a header cannot carry would throw a raw TypeError from Headers.
+    ...["my-app (€)", "my-app\u0000", "my-app \u2028", "my-app\r\nx-injected: 1"].map((userAgent) => [
+      { userAgent },
+      "userAgent must be a string a header can carry: one line of tabs, spaces, visible ASCII or Latin-1 letters",
+    ]),
     // Past a timer's longest wait a deadline would fire at once.
     [
       { timeoutMs: 2 ** 31 },

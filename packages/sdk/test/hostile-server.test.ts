@@ -234,6 +234,16 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     }
   });
 
+  it("a 205 (no body, whatever its length says) is the server's fault, not a middleware's", async () => {
+    const origin = await rawServer("HTTP/1.1 205 Reset Content\r\ncontent-length: 10\r\n\r\n");
+    const sdk = sdkFor(origin);
+    for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
+      const failure = await failureOf(call());
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toBe("GET /v1/accounts answered 2xx with a body that is not JSON");
+    }
+  });
+
   it("a body cut off before its content-length", async () => {
     const { origin } = await serve(
       api((_, response) => {
@@ -515,6 +525,37 @@ describe("memory stays bounded", () => {
     );
     expect(growth).toBeLessThan(limit + 64 * 1024 * 1024);
     await expect.poll(() => closedEarly).toBe(true);
+  });
+});
+
+describe("memory stays bounded where a fetch reads past content-length", () => {
+  it("a body sent with both content-length and chunked is counted (Bun's and Deno's fetch read it as chunked)", async () => {
+    const limit = 1024 * 1024;
+    let sent = 0;
+    // What Bun's and Deno's fetch hand back for such an answer: the length as sent, and every chunk.
+    const pastItsLength = async (request: Request) => {
+      if (new URL(request.url).pathname === "/v1/token")
+        return Response.json({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 64 * limit) return controller.close();
+          sent += 64 * 1024;
+          controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+        },
+      });
+      const headers = {
+        "content-type": "application/json",
+        "content-length": "10",
+        "transfer-encoding": "chunked",
+      };
+      return new Response(body, { headers });
+    };
+    const failure = await failureOf(getAccounts(testSdk(pastItsLength, { maxResponseBytes: limit })));
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).message).toBe(
+      `GET /v1/accounts answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+    );
+    expect(sent).toBeLessThan(4 * limit);
   });
 });
 

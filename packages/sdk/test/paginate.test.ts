@@ -52,6 +52,29 @@ describe("offset paging", () => {
     ]);
   });
 
+  it("serves one item iterator shared by concurrent callers every item once, in order", async () => {
+    const server = pagedServer(
+      [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10]],
+      "data",
+      (next) => `/v1/accounts?end_user_id=eu_1&limit=3&offset=${(next - 1) * 3}`,
+      (request) => Number(request.url.searchParams.get("offset") ?? 0) / 3 + 1,
+    );
+    const iterator = testSdk(server.fetch)
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } }, { pageSize: 3 })
+      [Symbol.asyncIterator]();
+    // Each worker asks for an item while the others' are pending, and works a moment on each.
+    const taken: unknown[] = [];
+    const worker = async () => {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        taken.push(next.value);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+    expect(taken).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(server.dataCalls()).toHaveLength(4);
+  });
+
   it("stops on an empty page even when links.next is present", async () => {
     let calls = 0;
     const server = scriptedFetch(() =>
