@@ -181,10 +181,12 @@ describe("options", () => {
       "clientSecret must be well-formed Unicode (it holds a lone surrogate)",
     ],
     // What a header cannot carry would throw a raw TypeError from Headers.
-    ...["my-app (€)", "my-app\u0000", "my-app \u2028", "my-app\r\nx-injected: 1"].map((userAgent) => [
-      { userAgent },
-      "userAgent must be a string a header can carry: one line of tabs, spaces, visible ASCII or Latin-1 letters",
-    ]),
+    ...["my-app (€)", "my-app\u0000", "my-app \u2028", "my-app\r\nx-injected: 1"].map(
+      (userAgent): [Record<string, unknown>, string] => [
+        { userAgent },
+        "userAgent must be a string a header can carry: one line of tabs, spaces, visible ASCII or Latin-1 letters",
+      ],
+    ),
     // Past a timer's longest wait a deadline would fire at once.
     [
       { timeoutMs: 2 ** 31 },
