@@ -223,7 +223,8 @@ export function buildSdk(
       const { answer } = context;
       if (answer?.body && !answer.bodyUsed && !context.readDeadline?.signal.aborted)
         return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
-      return bodyReadError(error, method, pathOnly, timeoutMs, redact);
+      const deadlinePassed = context.readDeadline?.signal.aborted === true;
+      return bodyReadError(error, method, pathOnly, timeoutMs, redact, deadlinePassed);
     },
   );
 

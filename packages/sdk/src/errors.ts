@@ -261,6 +261,8 @@ function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeo
  * What a failure while a 2xx body is read becomes: the SDK's transport hands such an answer back
  * unread, and the body is read later (by openapi-fetch, or the token call), still under the attempt's
  * deadline. A CdasError (the size limit) stays as it is; the caller's abort is the caller's to check.
+ * `deadlinePassed`: the read failed once the deadline had fired, whatever the error says (Node's
+ * fetch fails a read begun after its signal aborted with a plain AbortError).
  */
 export function bodyReadError(
   error: unknown,
@@ -268,13 +270,14 @@ export function bodyReadError(
   url: string,
   timeoutMs: number,
   redact: Redact,
+  deadlinePassed = false,
 ): CdasError {
   if (error instanceof SyntaxError) {
     const cause = redactError(withoutExcerpt(error), redact);
     return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
-  const timedOut = (error as Error | null)?.name === "TimeoutError";
+  const timedOut = deadlinePassed || (error as Error | null)?.name === "TimeoutError";
   return wireFailure(error, method, url, { timedOut, timeoutMs, redact, during: " while reading the body" });
 }
 

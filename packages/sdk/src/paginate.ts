@@ -105,16 +105,19 @@ function itemsOf(
 ): AsyncIterator<unknown> {
   let buffer: unknown[] = [];
   let index = 0;
+  // Once `return()` is called, nothing more is handed out, not even a page a refill then brings.
+  let stopped = false;
   const refill = async (): Promise<IteratorResult<unknown>> => {
     while (index >= buffer.length) {
       const next = await pages.next();
-      if (next.done) return { done: true, value: undefined };
+      if (next.done || stopped) return { done: true, value: undefined };
       buffer = next.value.items;
       index = 0;
     }
     return { done: false, value: buffer[index++] };
   };
   const stop = async (value?: unknown): Promise<IteratorResult<unknown>> => {
+    stopped = true;
     buffer = [];
     await pages.return(undefined); // a page in flight is cancelled (prefetch)
     return { done: true, value };

@@ -154,7 +154,8 @@ export function createTransport(config: TransportConfig): Transport {
     try {
       text = await answer.text();
     } catch (error) {
-      throw bodyReadError(error, "POST", tokenUrl, config.timeoutMs, config.redact);
+      const deadlinePassed = call.context.readDeadline?.signal.aborted === true;
+      throw bodyReadError(error, "POST", tokenUrl, config.timeoutMs, config.redact, deadlinePassed);
     } finally {
       call.context.readDeadline?.end();
     }
@@ -401,7 +402,7 @@ function bounded(
   const coding = headers.get("content-encoding");
   const delimited = length !== null && headers.get("transfer-encoding") === null;
   // An empty body is left as it is whatever its coding says (inflating nothing fails).
-  if (body === null || length === "0" || (delimited && Number(length) <= limit && coding === null)) {
+  if (body === null || (delimited && (length === "0" || (Number(length) <= limit && coding === null)))) {
     return response;
   }
   const decoded = inflates && coding !== null ? inflated(body, coding, what) : body;

@@ -244,6 +244,19 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     }
   });
 
+  it("a body read only after the deadline has fired (a slow onResponse) is a timeout, not a connection failure", async () => {
+    const { origin } = await serve(
+      api((_, response) =>
+        response.writeHead(200, { "content-type": "application/json", "content-length": "2" }).end("{}"),
+      ),
+    );
+    const sdk = sdkFor(origin, { timeoutMs: 100 });
+    sdk.client.use({ onResponse: () => new Promise<undefined>((resolve) => setTimeout(resolve, 300)) });
+    const failure = await failureOf(getAccounts(sdk));
+    expect(failure).toBeInstanceOf(CdasTimeoutError);
+    expect((failure as Error).message).toBe("GET /v1/accounts timed out after 100 ms (its body included)");
+  });
+
   it("a body cut off before its content-length", async () => {
     const { origin } = await serve(
       api((_, response) => {
@@ -529,34 +542,37 @@ describe("memory stays bounded", () => {
 });
 
 describe("memory stays bounded where a fetch reads past content-length", () => {
-  it("a body sent with both content-length and chunked is counted (Bun's and Deno's fetch read it as chunked)", async () => {
-    const limit = 1024 * 1024;
-    let sent = 0;
-    // What Bun's and Deno's fetch hand back for such an answer: the length as sent, and every chunk.
-    const pastItsLength = async (request: Request) => {
-      if (new URL(request.url).pathname === "/v1/token")
-        return Response.json({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent >= 64 * limit) return controller.close();
-          sent += 64 * 1024;
-          controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
-        },
-      });
-      const headers = {
-        "content-type": "application/json",
-        "content-length": "10",
-        "transfer-encoding": "chunked",
+  it.each(["10", "0"])(
+    "a body sent with content-length %s and chunked is counted (Bun's and Deno's fetch read it as chunked)",
+    async (length) => {
+      const limit = 1024 * 1024;
+      let sent = 0;
+      // What Bun's and Deno's fetch hand back for such an answer: the length as sent, and every chunk.
+      const pastItsLength = async (request: Request) => {
+        if (new URL(request.url).pathname === "/v1/token")
+          return Response.json({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent >= 64 * limit) return controller.close();
+            sent += 64 * 1024;
+            controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+          },
+        });
+        const headers = {
+          "content-type": "application/json",
+          "content-length": length,
+          "transfer-encoding": "chunked",
+        };
+        return new Response(body, { headers });
       };
-      return new Response(body, { headers });
-    };
-    const failure = await failureOf(getAccounts(testSdk(pastItsLength, { maxResponseBytes: limit })));
-    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
-    expect((failure as Error).message).toBe(
-      `GET /v1/accounts answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
-    );
-    expect(sent).toBeLessThan(4 * limit);
-  });
+      const failure = await failureOf(getAccounts(testSdk(pastItsLength, { maxResponseBytes: limit })));
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toBe(
+        `GET /v1/accounts answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+      );
+      expect(sent).toBeLessThan(4 * limit);
+    },
+  );
 });
 
 describe("memory stays bounded on a long-lived signal", () => {

@@ -75,6 +75,31 @@ describe("offset paging", () => {
     expect(server.dataCalls()).toHaveLength(4);
   });
 
+  it("hands out nothing once return() is called, not even the page a pending next() brings", async () => {
+    let release: () => void = () => {};
+    const server = scriptedFetch(async (request) => {
+      const offset = Number(request.url.searchParams.get("offset") ?? 0);
+      if (offset > 0) await new Promise<void>((resolve) => (release = resolve));
+      return json({
+        data: [offset + 1, offset + 2],
+        links: { next: `/v1/accounts?end_user_id=eu_1&offset=${offset + 2}` },
+      });
+    });
+    const iterator = testSdk(server.fetch)
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } })
+      [Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    const pending = iterator.next(); // page 2 is being fetched
+    await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(2));
+    const returned = iterator.return?.();
+    release();
+    await pending;
+    await expect(returned).resolves.toEqual({ done: true, value: undefined });
+    await expect(iterator.next()).resolves.toEqual({ done: true, value: undefined });
+    await expect(iterator.next()).resolves.toEqual({ done: true, value: undefined });
+  });
+
   it("stops on an empty page even when links.next is present", async () => {
     let calls = 0;
     const server = scriptedFetch(() =>
