@@ -250,6 +250,12 @@ export function buildSdk(
 /** The client's methods; each reads and parses an answer's body. */
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
+/** An HTTP method name: a token (RFC 9110). */
+const METHOD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The methods fetch refuses to send (the Fetch standard's forbidden methods). */
+const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 /** The values of openapi-fetch's `parseAs`: any other would call a method of the Response by that name. */
 const PARSE_AS: readonly string[] = ["json", "text", "blob", "arrayBuffer", "stream"];
 
@@ -337,13 +343,16 @@ function withTypedBodyErrors(
     ...client,
     ...methods,
     // openapi-fetch upper-cases the method before any promise exists: anything else would throw at once.
+    // A name fetch refuses is refused here on every runtime (Bun's fetch sends "" and "g e t" as GET).
     request: ((method: unknown, path: never, init: never) =>
-      typeof method === "string"
+      typeof method === "string" && METHOD_NAME.test(method) && !FORBIDDEN_METHODS.has(method.toUpperCase())
         ? call(method.toUpperCase(), path, init, (withFetch) =>
             client.request(method as never, path, withFetch),
           )
         : Promise.reject(
-            invalidOptions(`sdk.client.request needs a method name (got ${shown(method)})`),
+            invalidOptions(
+              `sdk.client.request needs a method name fetch sends, not CONNECT, TRACE or TRACK (got ${shown(method)})`,
+            ),
           )) as typeof client.request,
   };
 }

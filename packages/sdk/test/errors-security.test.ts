@@ -273,6 +273,21 @@ describe("a call that cannot be built", () => {
     expect(server.calls).toHaveLength(0);
   });
 
+  it.each(["", "g e t", "CONNECT", "trace", "TRACK", "GET\r\n"])(
+    "refuses the method %j on every runtime and sends nothing (Bun's fetch would send some as GET)",
+    async (method) => {
+      const server = scriptedFetch(() => json({ data: [] }));
+      const failure = await untyped(testSdk(server.fetch).client)
+        .request(method, "/v1/accounts", {})
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+      expect((failure as Error).message).toBe(
+        `sdk.client.request needs a method name fetch sends, not CONNECT, TRACE or TRACK (got ${JSON.stringify(method)})`,
+      );
+      expect(server.calls).toHaveLength(0);
+    },
+  );
+
   it("is typed however odd the method, the parseAs or what was thrown, and sends nothing", async () => {
     const server = scriptedFetch(() => json({ data: [] }));
     const sdk = testSdk(server.fetch);
@@ -294,7 +309,9 @@ describe("a call that cannot be built", () => {
     });
     failures.push(await client.GET("/v1/accounts", {}).catch((error: unknown) => error));
     for (const failure of failures) expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
-    expect((failures[0] as Error).message).toBe("sdk.client.request needs a method name (got undefined)");
+    expect((failures[0] as Error).message).toBe(
+      "sdk.client.request needs a method name fetch sends, not CONNECT, TRACE or TRACK (got undefined)",
+    );
     expect((failures[1] as Error).message).toBe(
       'GET /v1/accounts: parseAs must be one of json, text, blob, arrayBuffer, stream (got "toString")',
     );
