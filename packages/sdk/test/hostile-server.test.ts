@@ -32,7 +32,7 @@ import {
   isCdasError,
 } from "../src/errors.js";
 import { WITHHELD_BODY } from "../src/redact.js";
-import { CLIENT_ID, SECRET, SECRET_MARK, testSdk, untyped } from "./helpers.js";
+import { CLIENT_ID, SECRET, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 interface Seen {
   method: string;
@@ -548,9 +548,7 @@ describe("memory stays bounded where a fetch reads past content-length", () => {
       const limit = 1024 * 1024;
       let sent = 0;
       // What Bun's and Deno's fetch hand back for such an answer: the length as sent, and every chunk.
-      const pastItsLength = async (request: Request) => {
-        if (new URL(request.url).pathname === "/v1/token")
-          return Response.json({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
+      const pastItsLength = scriptedFetch(() => {
         const body = new ReadableStream<Uint8Array>({
           pull(controller) {
             if (sent >= 64 * limit) return controller.close();
@@ -564,8 +562,9 @@ describe("memory stays bounded where a fetch reads past content-length", () => {
           "transfer-encoding": "chunked",
         };
         return new Response(body, { headers });
-      };
-      const failure = await failureOf(getAccounts(testSdk(pastItsLength, { maxResponseBytes: limit })));
+      });
+      const sdk = testSdk(pastItsLength.fetch, { maxResponseBytes: limit });
+      const failure = await failureOf(getAccounts(sdk));
       expect(failure).toBeInstanceOf(CdasInvalidResponseError);
       expect((failure as Error).message).toBe(
         `GET /v1/accounts answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
