@@ -88,6 +88,19 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
         deno: { outcome: "read whole", message: "" },
       };
       expect(result.longCodingChain).toEqual(codingChain[runtime]);
+      // Codings Node's fetch (undici) takes in its stride, and Bun's through the SDK's own inflation: a
+      // 404 with a gzip coding and no bytes keeps its status, and deflate sent raw is read. Deno's fetch
+      // undoes codings itself, whatever the request says, and fails both (its own choice: README).
+      const read = { status: 200, data: { data: [], links: {} } };
+      expect(result.codedBodies).toEqual(
+        runtime === "deno"
+          ? {
+              "empty gzip 404": { thrown: "network" },
+              "raw deflate": { thrown: "invalid_response" },
+              "raw deflate, a byte a chunk": { thrown: "invalid_response" },
+            }
+          : { "empty gzip 404": { status: 404 }, "raw deflate": read, "raw deflate, a byte a chunk": read },
+      );
       // Every runtime's connection failures are named (Deno's by its words: it gives no code), and an
       // untrusted certificate is not retried.
       expect(result.untrustedCertificate).toEqual({

@@ -490,11 +490,54 @@ function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string,
     throw invalidResponse(`${what()} answered ${formats.length} content codings, more than ${MAX_CODINGS}`);
   }
   if (formats.includes(undefined)) return body;
-  // brotli and zstd are formats of Bun's, outside the standard's type.
-  return formats.reduce(
-    (stream, format) => stream.pipeThrough(new DecompressionStream(format as CompressionFormat)),
-    body,
-  );
+  return formats.reduce((stream, format) => undone(stream, format as string), body);
+}
+
+/**
+ * One coding undone as undici's fetch undoes it: an empty body stays empty whatever its coding says
+ * (a DecompressionStream fails on nothing), and `deflate` without a zlib header is raw deflate, as
+ * some servers send it. Both are told from the first bytes, so the decompressor starts with them.
+ */
+function undone(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  format: string,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const reader = body.getReader();
+  let decoded: ReadableStreamDefaultReader<Uint8Array<ArrayBuffer>> | undefined;
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    async pull(controller) {
+      if (decoded === undefined) {
+        let first = await reader.read();
+        while (!first.done && first.value.byteLength === 0) first = await reader.read();
+        if (first.done) return controller.close();
+        // A zlib stream's first byte names the deflate method (its low four bits are 8).
+        const raw = format === "deflate" && ((first.value[0] ?? 0) & 0x0f) !== 0x08;
+        // brotli and zstd are formats of Bun's, outside the standard's type.
+        const decompressor = new DecompressionStream((raw ? "deflate-raw" : format) as CompressionFormat);
+        decoded = startingWith(first.value, reader).pipeThrough(decompressor).getReader();
+      }
+      const { done, value } = await decoded.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => (decoded ?? reader).cancel(reason),
+  });
+}
+
+/** The rest of a reader's stream, after the chunk already read from it. */
+function startingWith(
+  chunk: Uint8Array<ArrayBuffer>,
+  reader: ReadableStreamDefaultReader<Uint8Array<ArrayBuffer>>,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    start: (controller) => controller.enqueue(chunk),
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /** Lets go of an answer's body unread (nothing to do for a fetch that resolved to something else). */
