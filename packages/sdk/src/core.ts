@@ -5,15 +5,14 @@ import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
 import { bodyReadError, failedInCallersCode, invalidOptions, LONGEST_TIMER_MS } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { secretRedactor, textOf } from "./redact.js";
+import { HEADER_TEXT, withUrl } from "./response.js";
 import type { RetryPolicy } from "./retry.js";
 import {
   type CallContext,
   createTransport,
   type FetchLike,
-  HEADER_TEXT,
   newCallContext,
   type Transport,
-  withUrl,
 } from "./transport.js";
 
 /** `cdas-sdk/<version of this package>`, the version read from package.json when the SDK is built. */
