@@ -29,15 +29,21 @@ export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSourc
     get(signal) {
       const cached = fresh();
       if (cached !== undefined) return Promise.resolve(cached);
-      pending ??= issue()
-        .then((issued) => {
-          token = issued.token;
-          renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
-          return issued.token;
-        })
-        .finally(() => {
-          pending = undefined;
-        });
+      // A caller that has already given up starts no token request.
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      if (pending === undefined) {
+        pending = issue()
+          .then((issued) => {
+            token = issued.token;
+            renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
+            return issued.token;
+          })
+          .finally(() => {
+            pending = undefined;
+          });
+        // Handled even when every caller waiting for it has given up (aborted): its failure is theirs, not the process's.
+        pending.catch(() => {});
+      }
       return signal ? untilAborted(pending, signal) : pending;
     },
     invalidate(used) {

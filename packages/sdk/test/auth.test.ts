@@ -111,6 +111,20 @@ describe("token exchange", () => {
     );
   });
 
+  it("starts no token request for a call whose signal has already aborted", async () => {
+    // The token request nobody waited for failed unhandled and ended the process (Node, Deno).
+    const server = scriptedFetch(ok, () => json({ name: "unauthorized" }, { status: 401 }));
+    const reason = new Error("the caller gave up");
+    const client = untyped(testSdk(server.fetch).client);
+    await expect(client.GET("/v1/accounts", { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(
+      testSdk(server.fetch)
+        .paginate("/v1/accounts", { signal: AbortSignal.abort(reason) })
+        .toArray(),
+    ).rejects.toBe(reason);
+    expect(server.calls).toEqual([]);
+  });
+
   it("renews shortly before expiry (expiry mid-run)", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const server = scriptedFetch(
