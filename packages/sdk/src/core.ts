@@ -220,9 +220,9 @@ export function buildSdk(
       // middleware (Bun leaves `bodyUsed` false when the deadline ends a read). An answer without a body
       // (a 205) is never used: openapi-fetch parsing nothing as JSON is the server's doing.
       const { answer } = context;
-      if (answer?.body && !answer.bodyUsed && !context.readDeadline?.signal.aborted)
+      if (answer?.body && !answer.bodyUsed && !context.readDeadline?.timedOut)
         return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
-      const deadlinePassed = context.readDeadline?.signal.aborted === true;
+      const deadlinePassed = context.readDeadline?.timedOut === true;
       return bodyReadError(error, method, pathOnly, timeoutMs, redact, deadlinePassed);
     },
   );

@@ -80,7 +80,7 @@ export function createPaginator(
   const signal = init?.signal;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal))
     throw invalidOptions(`paginate's init.signal must be an AbortSignal (got ${typeof signal})`);
-  const pages = () => walk(context, path, spec, init ?? {}, options);
+  const pages = () => stoppable((stop) => walk(context, path, spec, init ?? {}, options, stop));
   return {
     pages,
     [Symbol.asyncIterator]: () => itemsOf(pages(), init?.signal),
@@ -90,6 +90,33 @@ export function createPaginator(
       return all;
     },
   };
+}
+
+/**
+ * The pages of a walk, whose `return()` does not wait for the page in flight (an async generator's
+ * would, retries included): it cancels that page through `stop`, and a `next()` waiting for it ends
+ * the walk (`done`) instead of failing.
+ */
+function stoppable(
+  start: (stop: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
+): AsyncGenerator<Page<unknown, unknown>> {
+  const stop = new AbortController();
+  const generator = start(stop.signal);
+  const pages: AsyncGenerator<Page<unknown, unknown>> = {
+    next: () =>
+      generator.next().catch((error: unknown) => {
+        if (stop.signal.aborted) return { done: true, value: undefined };
+        throw error;
+      }),
+    async return(value) {
+      stop.abort(new DOMException("The walk ended before this page was used", "AbortError"));
+      await generator.return(undefined);
+      return { done: true, value };
+    },
+    throw: (error) => generator.throw(error),
+    [Symbol.asyncIterator]: () => pages,
+  };
+  return pages;
 }
 
 /**
@@ -147,6 +174,7 @@ async function* walk(
   spec: PaginationSpec,
   init: RequestInitLike,
   options: PaginateOptions,
+  stop: AbortSignal,
 ): AsyncGenerator<Page<unknown, unknown>> {
   const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
   let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
@@ -154,10 +182,8 @@ async function* walk(
   const seen = new SeenPages();
   const pageUrl = `${context.baseUrl}${path}`;
   const scope = new URL(pageUrl);
-  // Ends a prefetched page still in flight when the loop is left early (without prefetch none can be).
-  const stop = options.prefetch ? new AbortController() : undefined;
-  const signal =
-    stop && init.signal ? AbortSignal.any([init.signal, stop.signal]) : (stop?.signal ?? init.signal);
+  // Every page ends when the caller aborts or the walk is stopped (`stoppable`).
+  const signal = init.signal ? AbortSignal.any([init.signal, stop]) : stop;
   let firstInit: RequestInitLike;
   try {
     firstInit = { ...withPageSize(init, spec, options.pageSize), signal };
@@ -169,29 +195,24 @@ async function* walk(
   const fetchPage = (link?: URL) =>
     link === undefined ? getPage(context, path, firstInit) : getPage(context, path + link.search, linkInit);
   let pending: Promise<Fetched> | undefined = fetchPage();
-  try {
-    for (let index = 0; pending !== undefined; index++) {
-      const { data, response } = await pending;
-      pending = undefined;
-      // The page's address, unless the SDK withheld it (it spelled the secret) or a fetch gave none.
-      const url = URL.canParse(response.url) ? response.url : pageUrl;
-      if (index === 0 && url === response.url) seen.add(new URL(url));
-      const items = listOf(data, spec, url);
-      const kept = items.length > remaining ? items.slice(0, remaining) : items;
-      remaining -= kept.length;
-      const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
-      const next = last ? undefined : nextLink(data, url, path, scope, context.redact);
-      if (next !== undefined) seen.add(next);
-      if (next !== undefined && options.prefetch) {
-        pending = fetchPage(next);
-        pending.catch(() => {}); // awaited on the next turn, or abandoned when the loop ends here
-      }
-      yield { index, items: kept, data, response };
-      if (next !== undefined && !options.prefetch) pending = fetchPage(next);
+  for (let index = 0; pending !== undefined; index++) {
+    const { data, response } = await pending;
+    pending = undefined;
+    // The page's address, unless the SDK withheld it (it spelled the secret) or a fetch gave none.
+    const url = URL.canParse(response.url) ? response.url : pageUrl;
+    if (index === 0 && url === response.url) seen.add(new URL(url));
+    const items = listOf(data, spec, url);
+    const kept = items.length > remaining ? items.slice(0, remaining) : items;
+    remaining -= kept.length;
+    const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
+    const next = last ? undefined : nextLink(data, url, path, scope, context.redact);
+    if (next !== undefined) seen.add(next);
+    if (next !== undefined && options.prefetch) {
+      pending = fetchPage(next);
+      pending.catch(() => {}); // awaited on the next turn, or abandoned when the loop ends here
     }
-  } finally {
-    if (pending !== undefined)
-      stop?.abort(new DOMException("The walk ended before this page was used", "AbortError"));
+    yield { index, items: kept, data, response };
+    if (next !== undefined && !options.prefetch) pending = fetchPage(next);
   }
 }
 

@@ -446,6 +446,32 @@ describe("lookahead (prefetch)", () => {
     expect(inFlight?.signal?.reason).toMatchObject({ name: "AbortError" });
   });
 
+  it.each([
+    ["items", false],
+    ["items", true],
+    ["pages", false],
+    ["pages", true],
+  ] as const)(
+    "return() while a next() waits for a page cancels that page and ends at once (%s, prefetch %s)",
+    async (kind, prefetch) => {
+      // An async generator's return() waited for the page in flight, its retries included.
+      const server = scriptedFetch((request) =>
+        request.url.searchParams.has("offset")
+          ? new Promise<Response>(() => {}) // page 2 never comes, unless aborted
+          : json({ data: [1], links: { next: "/v1/accounts?offset=1" } }),
+      );
+      const walk = testSdk(server.fetch).paginate("/v1/accounts", {}, { prefetch });
+      const iterator = kind === "items" ? walk[Symbol.asyncIterator]() : walk.pages()[Symbol.asyncIterator]();
+      await iterator.next();
+      const waiting = iterator.next();
+      await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(2));
+      await expect(iterator.return?.()).resolves.toEqual({ done: true, value: undefined });
+      await expect(waiting).resolves.toEqual({ done: true, value: undefined });
+      expect(server.dataCalls()[1]?.signal?.reason).toMatchObject({ name: "AbortError" });
+    },
+    10_000, // before the fix, return() never settled
+  );
+
   it.each([false, true])(
     "the caller's abort ends the walk at the next item, with the caller's reason (prefetch %s)",
     async (prefetch) => {
@@ -467,8 +493,11 @@ describe("lookahead (prefetch)", () => {
       expect(failure).toBe(reason);
       expect(seen).toEqual([0, 1, 2]);
       // With prefetch, page 3 was requested while page 2 was in hand: its request ended with the abort.
+      // Without, nothing was in flight (a request over lets go of the caller's signal).
       expect(server.dataCalls().length).toBe(prefetch ? 3 : 2);
-      expect(server.dataCalls().every((call) => call.signal?.aborted)).toBe(true);
+      expect(server.dataCalls().map((call) => call.signal?.aborted)).toEqual(
+        prefetch ? [false, false, true] : [false, false],
+      );
     },
   );
 
@@ -478,7 +507,7 @@ describe("lookahead (prefetch)", () => {
       "paginate option prefetch must be a boolean",
     );
     expect(() => sdk.paginate("/v1/accounts", {}, { pageSize: 0 })).toThrow(/pageSize must be at least 1/);
-    // With prefetch the signal is joined to the walk's own (AbortSignal.any): checked before that.
+    // The signal is joined to the walk's own (AbortSignal.any): checked before that.
     expect(() => sdk.paginate("/v1/accounts", { signal: {} as never }, { prefetch: true })).toThrow(
       "paginate's init.signal must be an AbortSignal (got object)",
     );
