@@ -6,8 +6,15 @@
 /**
  * Removes the client secret from text: each occurrence of one of its written forms becomes
  * `[redacted]`; text that spells it otherwise (escapes, percent-encoding) becomes `withheld` whole.
+ * Texts that make one piece of what a server wrote (a body's strings, a set of headers) share one
+ * `budget` of decoding work.
  */
-export type Redact = (text: string, withheld?: string) => string;
+export type Redact = (text: string, withheld?: string, budget?: DecodingBudget) => string;
+
+/** Decoding work left to spend on one piece of what a server wrote (characters read by the steps). */
+export interface DecodingBudget {
+  left: number;
+}
 
 const REDACTED = "[redacted]";
 
@@ -39,11 +46,11 @@ export function secretRedactor(secret: string): Redact {
     const folded = fold(text);
     return spellings.some((spelling) => folded.includes(spelling));
   };
-  return (text, withheld = REDACTED) => {
+  return (text, withheld = REDACTED, budget = decodingBudget()) => {
     const replaced = text.replace(pattern, REDACTED);
     if (spells(replaced)) return withheld;
     if (!/[\\%]|&#/.test(replaced)) return replaced;
-    return spelledWhenUndone(replaced, spells) ? withheld : replaced;
+    return spelledWhenUndone(replaced, spells, budget) ? withheld : replaced;
   };
 }
 
@@ -141,24 +148,29 @@ const DECODING_ROUNDS = 8;
 /** How many different readings one round may hold: text built to branch further is withheld. */
 const READINGS_PER_ROUND = 32;
 /**
- * How many characters the steps may read in all, for one text: honest text takes a round or two, and
- * text built to keep every round full (each step over 64 KiB of escapes) would block for a fifth of a
- * second; past this it is withheld.
+ * How many characters the steps may read in all, for one piece of what a server wrote (a body's
+ * strings together, a set of headers): honest text takes a round or two, and text built to keep every
+ * round full (each step over escapes) blocks for some 100 ns a character; past this it is withheld.
  */
-const DECODING_WORK = 2 * 1024 * 1024;
+const DECODING_WORK = 1024 * 1024;
+
+/** A budget of decoding work for one piece of what a server wrote. */
+export function decodingBudget(): DecodingBudget {
+  return { left: DECODING_WORK };
+}
 
 /**
- * Whether some sequence of steps spells the secret. Each round takes every reading one step further
- * each way; readings that are the same text are one (most text has one kind of escape, or none).
+ * Whether some sequence of steps spells the secret (or the budget runs out first). Each round takes
+ * every reading one step further each way; readings that are the same text are one (most text has
+ * one kind of escape, or none).
  */
-function spelledWhenUndone(text: string, spells: (text: string) => boolean): boolean {
+function spelledWhenUndone(text: string, spells: (text: string) => boolean, budget: DecodingBudget): boolean {
   let readings = new Set([text]);
-  let work = 0;
   for (let round = 0; round <= DECODING_ROUNDS; round++) {
     const next = new Set<string>();
     for (const reading of readings) {
-      work += reading.length * STEPS.length;
-      if (work > DECODING_WORK) return true;
+      budget.left -= reading.length * STEPS.length;
+      if (budget.left < 0) return true;
       for (const step of STEPS) {
         const undone = step(reading);
         if (undone !== reading) next.add(undone);
@@ -188,10 +200,14 @@ export function redactHeaders(headers: Headers, redact: Redact): Headers {
   const lines: string[] = [];
   for (const [name, value] of headers) lines.push(name, value);
   const all = lines.join("\n");
-  if (redact(all) === all) return headers;
+  const budget = decodingBudget();
+  if (redact(all, undefined, budget) === all) return headers;
   const copy = new Headers();
   for (const [name, value] of headers)
-    copy.append(redact(name) === name ? name : "x-redacted", redact(value));
+    copy.append(
+      redact(name, undefined, budget) === name ? name : "x-redacted",
+      redact(value, undefined, budget),
+    );
   return copy;
 }
 
@@ -207,13 +223,14 @@ export function redactBody(text: string, redact: Redact): string {
   if (text.length > ERROR_BODY_KEPT)
     return `[the body was not kept: ${text.length} characters, more than 64 KiB]`;
   let result = text;
+  const budget = decodingBudget();
   try {
     const trimmed = text.trim();
     if (trimmed.startsWith("{") || trimmed.startsWith("[") || trimmed.startsWith('"')) {
       let changed = false;
       const rewritten = JSON.stringify(JSON.parse(trimmed), (_key, value: unknown) => {
         if (typeof value !== "string") return value;
-        const shown = redact(value);
+        const shown = redact(value, undefined, budget);
         if (shown !== value) changed = true;
         return shown;
       });
@@ -222,7 +239,9 @@ export function redactBody(text: string, redact: Redact): string {
   } catch {
     // not JSON, or nested past the stack: redacted as text
   }
-  return redact(result, WITHHELD_BODY);
+  const shown = redact(result, WITHHELD_BODY, budget);
+  // A body whose strings used up the budget is withheld whole, not shown with those strings blanked.
+  return budget.left < 0 ? WITHHELD_BODY : shown;
 }
 
 /**

@@ -946,6 +946,18 @@ describe("the secret is redacted from everything handed back", () => {
     expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(3);
   });
 
+  it("an error body of many strings built to make decoding branch is withheld whole: they share one budget", async () => {
+    // Each string alone is cheap; 1,400 of them each spent a budget of their own: about a second of the
+    // event loop per answer (red team 12), and every string was blanked but the body shown.
+    const branching = "x\\x25AA\\u005c\\%5C\\%5Cu00%25255c%5c\\";
+    const body = JSON.stringify(Array.from({ length: 1400 }, () => branching));
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
+    );
+    const { error } = await getAccounts(sdkFor(origin));
+    expect(error).toBe(WITHHELD_BODY);
+  });
+
   it("an error body past 64 KiB is not kept (a cut could end inside a spelling of it): its length is said", async () => {
     const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
     // All of the secret but its last letter before 64 KiB, the last letter escaped five times over after.
