@@ -2,7 +2,13 @@
 import type { Client, ClientOptions } from "openapi-fetch";
 import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
-import { bodyReadError, failedInCallersCode, invalidOptions, LONGEST_TIMER_MS } from "./errors.js";
+import {
+  bodyReadError,
+  failedInCallersCode,
+  invalidOptions,
+  isCdasError,
+  LONGEST_TIMER_MS,
+} from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { secretRedactor, textOf } from "./redact.js";
 import { HEADER_TEXT, withUrl } from "./response.js";
@@ -181,8 +187,19 @@ export function buildSdk(
   versions: Readonly<Record<string, VersionDefinition>>,
   options: SdkOptions,
 ): SdkCore {
+  let checked: CheckedOptions;
+  try {
+    checked = checkOptions(versions, options);
+  } catch (error) {
+    throw isCdasError(error)
+      ? error
+      : invalidOptions(
+          "createSdk could not read its options: a getter or Proxy of theirs threw (its error is the cause)",
+          error,
+        );
+  }
   const { definition, version, clientId, clientSecret, baseUrl, headers, timeoutMs, ...transportOptions } =
-    checkOptions(versions, options);
+    checked;
   // The secret lives only in these two closures: never on an object the SDK returns or throws.
   const redact = secretRedactor(clientSecret);
   const tokenBody = () => JSON.stringify({ client_id: clientId, client_secret: clientSecret });
@@ -239,8 +256,9 @@ export function buildSdk(
     clientId,
     client,
     paginate(path, init, paginateOptions) {
-      const spec = definition.pagination[path];
-      if (!spec) throw invalidOptions(`${path} is not a list operation of ${version}`);
+      const { pagination } = definition;
+      const spec = typeof path === "string" && Object.hasOwn(pagination, path) ? pagination[path] : undefined;
+      if (!spec) throw invalidOptions(`${textOf(path)} is not a list operation of ${version}`);
       return createPaginator(paginatorContext, path, spec, init as never, paginateOptions);
     },
   };

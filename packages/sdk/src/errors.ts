@@ -208,8 +208,8 @@ export function apiErrorFor(
   return new CdasApiError(init);
 }
 
-export function invalidOptions(message: string): CdasInvalidOptionsError {
-  return new CdasInvalidOptionsError(message);
+export function invalidOptions(message: string, cause?: unknown): CdasInvalidOptionsError {
+  return new CdasInvalidOptionsError(message, cause === undefined ? undefined : { cause });
 }
 
 /** Where in the caller's own code a call failed (see `failedInCallersCode`). */

@@ -8,6 +8,7 @@ import {
   failedInCallersCode,
   invalidOptions,
   invalidResponse,
+  isCdasError,
   paginationLoop,
   pathOf,
 } from "./errors.js";
@@ -76,14 +77,27 @@ export function createPaginator(
   init: RequestInitLike | undefined,
   options: PaginateOptions = {},
 ): Paginator<unknown, unknown> {
-  checkOptions(options);
-  const signal = init?.signal;
+  // Each read once, into plain copies: a getter could answer the check one thing and the walk another.
+  let checked: PaginateOptions;
+  let request: RequestInitLike;
+  try {
+    checked = checkOptions(options);
+    request = { ...init };
+  } catch (error) {
+    throw isCdasError(error)
+      ? error
+      : invalidOptions(
+          "paginate could not read its init or options: a getter or Proxy of theirs threw (its error is the cause)",
+          error,
+        );
+  }
+  const { signal } = request;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal))
     throw invalidOptions(`paginate's init.signal must be an AbortSignal (got ${typeof signal})`);
-  const pages = () => stoppable((stop) => walk(context, path, spec, init ?? {}, options, stop));
+  const pages = () => stoppable((stop) => walk(context, path, spec, request, checked, stop));
   return {
     pages,
-    [Symbol.asyncIterator]: () => itemsOf(pages(), init?.signal),
+    [Symbol.asyncIterator]: () => itemsOf(pages(), signal),
     async toArray() {
       const all: unknown[] = [];
       for await (const page of pages()) for (const item of page.items) all.push(item);
@@ -185,13 +199,14 @@ async function* walk(
   // Every page ends when the caller aborts or the walk is stopped (`stoppable`).
   const signal = init.signal ? AbortSignal.any([init.signal, stop]) : stop;
   let firstInit: RequestInitLike;
+  let linkInit: RequestInitLike;
   try {
     firstInit = { ...withPageSize(init, spec, options.pageSize), signal };
+    // A link is followed exactly as written (its query included), with the caller's headers.
+    linkInit = { headers: init.headers, params: { header: init.params?.header }, signal };
   } catch (error) {
-    throw failedInCallersCode(error, "GET", path, context.redact, "before sending"); // a getter of the caller's query
+    throw failedInCallersCode(error, "GET", path, context.redact, "before sending"); // a getter of the caller's params
   }
-  // A link is followed exactly as written (its query included), with the caller's headers.
-  const linkInit = { headers: init.headers, params: { header: init.params?.header }, signal };
   const fetchPage = (link?: URL) =>
     link === undefined ? getPage(context, path, firstInit) : getPage(context, path + link.search, linkInit);
   let pending: Promise<Fetched> | undefined = fetchPage();
@@ -339,7 +354,8 @@ function withPageSize(
   return { ...init, params: { ...init.params, query: { ...query, [key]: pageSize } } };
 }
 
-function checkOptions(options: PaginateOptions): void {
+/** The options checked, as a plain copy. */
+function checkOptions(options: PaginateOptions): PaginateOptions {
   if (typeof options !== "object" || options === null)
     throw invalidOptions("paginate options must be an object");
   const { maxPages, maxItems, pageSize, prefetch } = options;
@@ -352,4 +368,5 @@ function checkOptions(options: PaginateOptions): void {
   if (prefetch !== undefined && typeof prefetch !== "boolean") {
     throw invalidOptions("paginate option prefetch must be a boolean");
   }
+  return { maxPages, maxItems, pageSize, prefetch };
 }

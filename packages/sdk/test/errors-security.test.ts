@@ -155,6 +155,39 @@ describe("options", () => {
     expect(() => createSdk({} as never)).toThrow("createSdk needs version, baseUrl, clientId, clientSecret");
   });
 
+  it("types options that cannot be read: a getter that throws, a Proxy whose traps throw, a revoked one", () => {
+    const boom = new Error("the caller's getter");
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const base = {
+      version: "v2",
+      baseUrl: "https://127.0.0.1",
+      clientId: "id",
+      clientSecret: "a-secret-value",
+    };
+    for (const options of [
+      {
+        ...base,
+        get timeoutMs(): number {
+          throw boom;
+        },
+      },
+      new Proxy(base, {
+        ownKeys: () => {
+          throw boom;
+        },
+      }),
+      revoked.proxy,
+    ]) {
+      expect(() => createSdk(options as never)).toThrow(
+        expect.objectContaining({
+          code: "invalid_options",
+          message: expect.stringMatching(/^createSdk could not read its options/),
+        }),
+      );
+    }
+  });
+
   it("names every required option that is missing", () => {
     const failure = refusal({ baseUrl: undefined, clientSecret: undefined });
     expect(failure).toMatchObject({

@@ -312,6 +312,65 @@ describe("limits and pages", () => {
     const sdk = testSdk(scriptedFetch(() => json({})).fetch);
     expect(() => sdk.paginate("/v1/token")).toThrow(/not a list operation/);
   });
+
+  it.each(["constructor", "__proto__", "toString", Symbol("path")])(
+    "refuses %s, a name every object has or no name at all, sending nothing",
+    (path) => {
+      // The names an object inherits passed as list operations: the SDK sent GET <baseUrl>constructor.
+      const server = scriptedFetch(() => json({ data: [] }));
+      const sdk = testSdk(server.fetch);
+      expect(() => sdk.paginate(path as never)).toThrow(
+        expect.objectContaining({
+          code: "invalid_options",
+          message: `${String(path)} is not a list operation of v2`,
+        }),
+      );
+      expect(server.calls).toEqual([]);
+    },
+  );
+
+  it("types init and options that cannot be read (a getter or Proxy that throws) and reads each once", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({ data: [1] })).fetch);
+    const boom = new Error("the caller's getter");
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const unreadable = [
+      () =>
+        sdk.paginate("/v1/accounts", {
+          get signal(): AbortSignal {
+            throw boom;
+          },
+        }),
+      () =>
+        sdk.paginate(
+          "/v1/accounts",
+          {},
+          {
+            get maxPages(): number {
+              throw boom;
+            },
+          },
+        ),
+      () => sdk.paginate("/v1/accounts", revoked.proxy),
+      () => sdk.paginate("/v1/accounts", {}, revoked.proxy),
+    ];
+    for (const paginate of unreadable) {
+      expect(paginate).toThrow(
+        expect.objectContaining({
+          code: "invalid_options",
+          message: expect.stringMatching(/^paginate could not read its init or options/),
+        }),
+      );
+    }
+    // A signal read twice was once undefined and then a fake (a raw TypeError from AbortSignal.any).
+    let reads = 0;
+    const twoFaced = {
+      get signal() {
+        return reads++ === 0 ? undefined : ({ aborted: false } as AbortSignal);
+      },
+    };
+    await expect(sdk.paginate("/v1/accounts", twoFaced, { prefetch: true }).toArray()).resolves.toEqual([1]);
+  });
 });
 
 describe("failures while paging", () => {
