@@ -253,7 +253,8 @@ const ERROR_BODY_KEPT = 64 * 1024;
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {
   const holdsSecret = causeChain(error).some((link) => {
-    const text = link instanceof Error ? `${textOf(link)}\n${link.stack ?? ""}` : textOf(link);
+    const text =
+      link instanceof Error ? `${textOf(link)}\n${link.stack ?? ""}\n${namesOf(link)}` : textOf(link);
     return redact(text) !== text;
   });
   return holdsSecret ? redactedCopy(error, redact) : error;
@@ -297,9 +298,19 @@ export function redactedCopy(error: unknown, redact: Redact, depth = 8): unknown
   const cause =
     depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
   const copy = new Error(redact(textOf(source.message)), cause === undefined ? undefined : { cause });
-  copy.name = textOf(source.name ?? "Error");
+  // A name and a code are text too: a custom fetch may put a server's words there.
+  copy.name = redact(textOf(source.name ?? "Error"));
   // The original's stack (where it was thrown), not the copy's.
   if (typeof source.stack === "string") copy.stack = redact(source.stack);
-  if (typeof source.code === "string") Object.assign(copy, { code: source.code });
+  if (typeof source.code === "string") Object.assign(copy, { code: redact(source.code) });
   return copy;
+}
+
+/** An error's name and code, as text (none for a Proxy whose traps throw). */
+function namesOf(error: Error & { code?: unknown }): string {
+  try {
+    return `${textOf(error.name)}\n${typeof error.code === "string" ? error.code : ""}`;
+  } catch {
+    return "";
+  }
 }

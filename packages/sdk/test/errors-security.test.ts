@@ -1,7 +1,13 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { version } from "../package.json";
-import { CdasApiError, CdasInvalidOptionsError, isCdasApiError, isCdasError } from "../src/errors.js";
+import {
+  CdasApiError,
+  CdasConnectionError,
+  CdasInvalidOptionsError,
+  isCdasApiError,
+  isCdasError,
+} from "../src/errors.js";
 import { createSdk } from "../src/index.js";
 import {
   CLIENT_ID,
@@ -414,6 +420,21 @@ describe("the client secret never leaks", () => {
     expect(leaks(sdk.client)).toBe(false);
     expect(leaks(sdk.paginate("/v1/accounts"))).toBe(false);
   });
+
+  it.each(["name", "code"])(
+    "is absent from the %s of an error in the cause chain (a custom fetch's)",
+    async (field) => {
+      const fetch = async () => {
+        throw Object.assign(new Error("upstream failed"), { [field]: `Upstream_${SECRET}` });
+      };
+      const failure = await untyped(testSdk(fetch, { maxRetries: 0 }).client)
+        .GET("/v1/accounts", {})
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CdasConnectionError);
+      expect(leaks(failure)).toBe(false);
+      expect((failure as Error).cause).toMatchObject({ [field]: "Upstream_[redacted]" });
+    },
+  );
 
   it("is absent from errors even when the server echoes the token request", async () => {
     const echo = async (request: { body: string }) =>
