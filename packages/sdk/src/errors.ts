@@ -245,6 +245,19 @@ export function failedInCallersCode(
   });
 }
 
+/**
+ * An answer the SDK could not even examine: what a fetch of the caller's resolved to looked like a
+ * Response until one of its parts threw or was missing (a status getter, headers, a body that is not
+ * a stream).
+ */
+export function unreadableAnswer(error: unknown, method: string, url: string, redact: Redact): CdasError {
+  const reason = redact(textOf(error));
+  return invalidResponse(
+    `${method} ${pathOf(redact(url))}: the fetch in use gave an answer or a failure that cannot be examined (${reason})`,
+    redactedCopy(error, redact),
+  );
+}
+
 export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {
   return new CdasInvalidResponseError(message, cause === undefined ? undefined : { cause });
 }

@@ -35,6 +35,9 @@ export function bounded(
   let size = 0;
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
+      // A stream of a custom fetch's own may hand out anything: only bytes are counted.
+      if (!ArrayBuffer.isView(chunk))
+        return controller.error(invalidResponse(`${what()} answered a body whose chunks are not bytes`));
       size += chunk.byteLength;
       // Deno hands out 4 KiB views of 64 KiB buffers: whoever keeps the chunks (text(), json()) would
       // hold sixteen times the limit. A view of a much larger buffer is copied.

@@ -7,7 +7,15 @@
  */
 import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
-import { apiErrorFor, bodyReadError, invalidResponse, isCdasError, pathOf, wireFailure } from "./errors.js";
+import {
+  apiErrorFor,
+  bodyReadError,
+  invalidResponse,
+  isCdasError,
+  pathOf,
+  unreadableAnswer,
+  wireFailure,
+} from "./errors.js";
 import { type Redact, redactBody, redactHeaders } from "./redact.js";
 import { acceptedReason, bounded, withUrl } from "./response.js";
 import {
@@ -204,8 +212,10 @@ export function createTransport(config: TransportConfig): Transport {
         outcome = await exchange(call, token);
       } catch (error) {
         // The caller's abort rejects with the caller's reason.
-        if (signal?.aborted || !isCdasError(error)) throw error;
-        outcome = error;
+        if (signal?.aborted) throw error;
+        // Anything but the SDK's own error came from an answer it could not examine (a custom fetch's).
+        const { method, url } = call.request;
+        outcome = isCdasError(error) ? error : unreadableAnswer(error, method, url, config.redact);
       }
       if (token !== undefined && !renewed && isErrorAnswer(outcome) && outcome.status === 401) {
         renewed = true;
@@ -276,10 +286,13 @@ export function createTransport(config: TransportConfig): Transport {
     const { method } = call.request;
     // Not `instanceof Response`: a custom fetch may return another implementation's (undici's from npm).
     const isResponse =
-      typeof response?.status === "number" &&
+      Number.isInteger(response?.status) &&
       typeof response.headers?.get === "function" &&
+      typeof response.headers[Symbol.iterator] === "function" &&
       typeof response.url === "string" &&
-      typeof response.statusText === "string";
+      typeof response.statusText === "string" &&
+      typeof response.text === "function" &&
+      (response.body === null || typeof response.body?.getReader === "function");
     if (!isResponse) {
       throw invalidResponse(
         `${called(method, url)}: the fetch in use resolved to something that is not a Response`,

@@ -392,19 +392,73 @@ describe("values of the caller's that cannot be read", () => {
 });
 
 describe("a fetch of the caller's that resolves to something else than a Response", () => {
+  /** Everything the SDK reads of a Response, but `parts`. */
+  const responseLike = (parts: Record<string, unknown>) => ({
+    status: 200,
+    statusText: "",
+    url: "",
+    headers: new Headers(),
+    body: null,
+    text: async () => "{}",
+    ...parts,
+  });
+
   it.each([
     ["null", null],
     ["a plain object with a status and headers", { status: 200, headers: new Headers(), body: null }],
-  ])("(%s) is an invalid response that says so", async (_kind, answer) => {
-    const fetch = async (request: Request) =>
-      new URL(request.url).pathname === "/v1/token" ? tokenResponse() : (answer as unknown as Response);
-    const failure = await untyped(testSdk(fetch, { maxRetries: 0 }).client)
-      .GET("/v1/accounts", {})
-      .catch((error: unknown) => error);
-    expect(failure).toMatchObject({
-      name: "CdasInvalidResponseError",
-      message: "GET /v1/accounts: the fetch in use resolved to something that is not a Response",
+    ["a status that is not a whole number", responseLike({ status: Number.NaN })],
+    ["headers that cannot be iterated", responseLike({ headers: { get: () => null } })],
+    ["a body that is not a stream", responseLike({ body: "{}" })],
+  ])("(%s) is an invalid response that says so, for the token call too", async (_kind, answer) => {
+    for (const failing of ["/v1/accounts", "/v1/token"]) {
+      const fetch = async (request: Request) =>
+        new URL(request.url).pathname === failing ? (answer as unknown as Response) : tokenResponse();
+      const failure = await untyped(testSdk(fetch, { maxRetries: 0 }).client)
+        .GET("/v1/accounts", {})
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({
+        name: "CdasInvalidResponseError",
+        message: `${failing === "/v1/token" ? "POST" : "GET"} ${failing}: the fetch in use resolved to something that is not a Response`,
+      });
+    }
+  });
+
+  it("a Response whose parts throw when read, or a body of other chunks than bytes, is an invalid response of the call it answered", async () => {
+    // They were a connection error "while reading the body", and the token call's was labelled with the data call.
+    const throwingStatus = Object.defineProperty(new Response("{}"), "status", {
+      get: () => {
+        throw new Error("the status getter");
+      },
     });
+    const strings = () =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            controller.enqueue("not bytes");
+            controller.close();
+          },
+        }),
+      );
+    for (const [answer, message] of [
+      [
+        () => throwingStatus,
+        "the fetch in use gave an answer or a failure that cannot be examined (the status getter)",
+      ],
+      [strings, "answered a body whose chunks are not bytes"],
+    ] as const) {
+      for (const failing of ["/v1/accounts", "/v1/token"]) {
+        const fetch = async (request: Request) =>
+          new URL(request.url).pathname === failing ? answer() : tokenResponse();
+        const failure = await untyped(testSdk(fetch, { maxRetries: 0 }).client)
+          .GET("/v1/accounts", {})
+          .catch((error: unknown) => error);
+        const call = failing === "/v1/token" ? "POST /v1/token" : "GET /v1/accounts";
+        expect(failure).toMatchObject({
+          name: "CdasInvalidResponseError",
+          message: expect.stringMatching(new RegExp(`^${call}:? ${message.replace(/[()]/g, "\\$&")}$`)),
+        });
+      }
+    }
   });
 });
 
