@@ -216,10 +216,12 @@ export function redactHeaders(headers: Headers, redact: Redact): Headers {
  * the SDK's own reading does) is read, each of its strings redacted on its own (so that a string that
  * spells the secret is withheld and the rest of the body kept: `id`, `name`, `temporary`), and written
  * again; other text is redacted whole. Anything still spelling the secret (a key, text that is not JSON)
- * withholds the body. A body longer than `ERROR_BODY_KEPT` is not kept (its length is said).
+ * withholds the body. A body longer than `ERROR_BODY_KEPT` is not kept (its length is said, or that
+ * it was not read to the end: `undefined`).
  */
-export function redactBody(text: string, redact: Redact): string {
+export function redactBody(text: string | undefined, redact: Redact): string {
   // Not cut: a cut could end inside a spelling of the secret, leaving all of it but what comes after.
+  if (text === undefined) return `[the body was not kept: more than ${ERROR_BODY_READ_BYTES} bytes]`;
   if (text.length > ERROR_BODY_KEPT)
     return `[the body was not kept: ${text.length} characters, more than 64 KiB]`;
   let result = text;
@@ -249,6 +251,9 @@ export function redactBody(text: string, redact: Redact): string {
  * (a body built of escapes to be undone every way costs milliseconds, not seconds).
  */
 const ERROR_BODY_KEPT = 64 * 1024;
+
+/** The most of an error body read: more bytes than that hold more than `ERROR_BODY_KEPT` characters (UTF-8 spends at most 3 bytes on one). */
+export const ERROR_BODY_READ_BYTES = 3 * ERROR_BODY_KEPT;
 
 /** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {

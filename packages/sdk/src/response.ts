@@ -4,6 +4,7 @@
  * accepts, its address kept on a Response the SDK builds.
  */
 import { invalidResponse } from "./errors.js";
+import { ERROR_BODY_READ_BYTES } from "./redact.js";
 
 /**
  * The answer with its body bounded by `limit`, counted once decoded: past it the read fails and the
@@ -55,6 +56,27 @@ export function bounded(
     new Response(readIntoOwnBuffers(decoded).pipeThrough(limiter, { signal }), init),
     response.url,
   );
+}
+
+/**
+ * An error answer's body as text, as `Response.text()` reads it, or undefined once it holds more than
+ * `ERROR_BODY_READ_BYTES`: it would not be kept, so the rest is not read (the body is cancelled).
+ */
+export async function errorTextOf(response: Response): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let read = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    read += value.byteLength;
+    if (read > ERROR_BODY_READ_BYTES) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 /** A view of a much larger buffer: whoever keeps it would hold the whole buffer, so it is copied. */

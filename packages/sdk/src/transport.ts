@@ -17,7 +17,7 @@ import {
   wireFailure,
 } from "./errors.js";
 import { type Redact, redactBody, redactHeaders } from "./redact.js";
-import { acceptedReason, bounded, withUrl } from "./response.js";
+import { acceptedReason, bounded, errorTextOf, withUrl } from "./response.js";
 import {
   type ErrorAnswer,
   isErrorAnswer,
@@ -342,9 +342,9 @@ export function createTransport(config: TransportConfig): Transport {
     url: string,
     deadline: Deadline,
   ): Promise<ErrorAnswer> {
-    let errorText: string;
+    let errorText: string | undefined;
     try {
-      errorText = await withSizeLimit(response, call, url, deadline.signal).text();
+      errorText = await errorTextOf(withSizeLimit(response, call, url, deadline.signal));
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }

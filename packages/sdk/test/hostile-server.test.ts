@@ -958,6 +958,24 @@ describe("the secret is redacted from everything handed back", () => {
     expect(error).toBe(WITHHELD_BODY);
   });
 
+  it("an endless error body is read no further than is kept: its status stays, and the body is let go", async () => {
+    // It was read to maxResponseBytes (32 MiB) and the call failed as too large, its status lost.
+    const { origin } = await serve(
+      api((_, response) => {
+        response.writeHead(400, { "content-type": "text/plain" });
+        const chunk = "x".repeat(64 * 1024);
+        const pour = () => {
+          while (!response.destroyed && response.write(chunk));
+          if (!response.destroyed) response.once("drain", pour);
+        };
+        pour();
+      }),
+    );
+    const { error, response } = await getAccounts(sdkFor(origin));
+    expect(response.status).toBe(400);
+    expect(error).toBe("[the body was not kept: more than 196608 bytes]");
+  });
+
   it("an error body past 64 KiB is not kept (a cut could end inside a spelling of it): its length is said", async () => {
     const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
     // All of the secret but its last letter before 64 KiB, the last letter escaped five times over after.

@@ -20,10 +20,12 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * on every runtime, the option checks, error bodies withheld when they hide the secret, strict HTTP
  * dates, typed errors on a body read as a stream, Bun's inflation and Deno's own-buffer reads, and
  * (the tenth session's red teams) the secret's base64 forms and JavaScript and HTML escapes, tokens
- * that spell it refused, pages remembered by digest, and more of the caller's odd values typed; the
- * bench prints it.
+ * that spell it refused, pages remembered by digest, and more of the caller's odd values typed; then
+ * (the twelfth session, 12.4 KB) Bun's codings undone by undici's rules, a walk's return() that does
+ * not wait, one decoding budget per body, error bodies read only as far as they are kept, and a
+ * custom fetch's answer examined whole; the bench prints it.
  */
-const OWN_CODE_GZIP_BUDGET_BYTES = 12 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 13 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.
