@@ -6,8 +6,8 @@
 /**
  * Removes the client secret from text: each occurrence of one of its written forms becomes
  * `[redacted]`; text that spells it otherwise (escapes, percent-encoding) becomes `withheld` whole.
- * Texts that make one piece of what a server wrote (a body's strings, a set of headers) share one
- * `budget` of decoding work.
+ * The texts of one answer (its address, reason phrase, headers and error body) share one `budget` of
+ * decoding work.
  */
 export type Redact = (text: string, withheld?: string, budget?: DecodingBudget) => string;
 
@@ -148,8 +148,8 @@ const DECODING_ROUNDS = 8;
 /** How many different readings one round may hold: text built to branch further is withheld. */
 const READINGS_PER_ROUND = 32;
 /**
- * How many characters the steps may read in all, for one piece of what a server wrote (a body's
- * strings together, a set of headers): honest text takes a round or two, and text built to keep every
+ * How many characters the steps may read in all, for one answer (its address, reason phrase, headers
+ * and error body's strings together): honest text takes a round or two, and text built to keep every
  * round full (each step over escapes) blocks for some 100 ns a character; past this it is withheld.
  */
 const DECODING_WORK = 1024 * 1024;
@@ -195,12 +195,11 @@ function percentDecoded(run: string): string {
 }
 
 /** The headers themselves when no name or value holds the secret; a redacted copy otherwise. */
-export function redactHeaders(headers: Headers, redact: Redact): Headers {
+export function redactHeaders(headers: Headers, redact: Redact, budget = decodingBudget()): Headers {
   // One look at every name and value (no header holds a line break, so none is found across two).
   const lines: string[] = [];
   for (const [name, value] of headers) lines.push(name, value);
   const all = lines.join("\n");
-  const budget = decodingBudget();
   if (redact(all, undefined, budget) === all) return headers;
   const copy = new Headers();
   for (const [name, value] of headers)
@@ -215,35 +214,45 @@ export function redactHeaders(headers: Headers, redact: Redact): Headers {
  * An error body with the secret taken out. A JSON body (after the white space `String.trim` removes, as
  * the SDK's own reading does) is read, each of its strings redacted on its own (so that a string that
  * spells the secret is withheld and the rest of the body kept: `id`, `name`, `temporary`), and written
- * again; other text is redacted whole. Anything still spelling the secret (a key, text that is not JSON)
- * withholds the body. A body longer than `ERROR_BODY_KEPT` is not kept (its length is said, or that
- * it was not read to the end: `undefined`).
+ * again; a key or a number that spells it withholds the body. Other text is redacted whole, and
+ * withheld if it still spells it. A body longer than `ERROR_BODY_KEPT` is not kept (its length is
+ * said, or that it was not read to the end: `undefined`). `budget` is the answer's (see `Redact`): a
+ * body that uses it up is withheld whole.
  */
-export function redactBody(text: string | undefined, redact: Redact): string {
+export function redactBody(text: string | undefined, redact: Redact, budget = decodingBudget()): string {
   // Not cut: a cut could end inside a spelling of the secret, leaving all of it but what comes after.
   if (text === undefined) return `[the body was not kept: more than ${ERROR_BODY_READ_BYTES} bytes]`;
   if (text.length > ERROR_BODY_KEPT)
     return `[the body was not kept: ${text.length} characters, more than 64 KiB]`;
-  let result = text;
-  const budget = decodingBudget();
+  const parsed = parsedJson(text);
+  if (parsed === NOT_JSON) return redact(text, WITHHELD_BODY, budget);
+  let changed = false;
+  let spelled = false;
+  // JSON.parse has undone the text's own escapes: each string is read as it is, not the whole text again.
+  const rewritten = JSON.stringify(parsed, (key, value: unknown) => {
+    if (key !== "" && redact(key, undefined, budget) !== key) spelled = true;
+    if (typeof value === "number" && redact(String(value), undefined, budget) !== String(value))
+      spelled = true;
+    if (typeof value !== "string") return value;
+    const shown = redact(value, undefined, budget);
+    if (shown !== value) changed = true;
+    return shown;
+  });
+  if (spelled || budget.left < 0) return WITHHELD_BODY;
+  return changed ? rewritten : text;
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+/** A body that is JSON, parsed; `NOT_JSON` for anything else (or nested past the stack). */
+function parsedJson(text: string): unknown {
+  const trimmed = text.trim();
+  if (!(trimmed.startsWith("{") || trimmed.startsWith("[") || trimmed.startsWith('"'))) return NOT_JSON;
   try {
-    const trimmed = text.trim();
-    if (trimmed.startsWith("{") || trimmed.startsWith("[") || trimmed.startsWith('"')) {
-      let changed = false;
-      const rewritten = JSON.stringify(JSON.parse(trimmed), (_key, value: unknown) => {
-        if (typeof value !== "string") return value;
-        const shown = redact(value, undefined, budget);
-        if (shown !== value) changed = true;
-        return shown;
-      });
-      if (changed) result = rewritten;
-    }
+    return JSON.parse(trimmed);
   } catch {
-    // not JSON, or nested past the stack: redacted as text
+    return NOT_JSON;
   }
-  const shown = redact(result, WITHHELD_BODY, budget);
-  // A body whose strings used up the budget is withheld whole, not shown with those strings blanked.
-  return budget.left < 0 ? WITHHELD_BODY : shown;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
-import { type Redact, redactBody, redactHeaders } from "./redact.js";
+import { type DecodingBudget, decodingBudget, type Redact, redactBody, redactHeaders } from "./redact.js";
 import { acceptedReason, bounded, errorTextOf, withUrl } from "./response.js";
 import {
   type ErrorAnswer,
@@ -349,12 +349,13 @@ export function createTransport(config: TransportConfig): Transport {
       throw failure(error, call, url, deadline, " while reading the body");
     }
     const { redact } = config;
+    const budget = decodingBudget();
     return {
       status: response.status,
-      statusText: shownReason(response.statusText, redact),
-      headers: redactHeaders(response.headers, redact),
-      url: redact(url),
-      errorText: redactBody(errorText, redact),
+      statusText: shownReason(response.statusText, redact, budget),
+      headers: redactHeaders(response.headers, redact, budget),
+      url: redact(url, undefined, budget),
+      errorText: redactBody(errorText, redact, budget),
     };
   }
 
@@ -365,9 +366,10 @@ export function createTransport(config: TransportConfig): Transport {
   function redactedAnswer(response: Response): Response {
     const { redact } = config;
     const { status, statusText: reason, headers: received, url: address } = response;
-    const url = redact(address);
-    const statusText = shownReason(reason, redact);
-    const headers = redactHeaders(received, redact);
+    const budget = decodingBudget();
+    const url = redact(address, undefined, budget);
+    const statusText = shownReason(reason, redact, budget);
+    const headers = redactHeaders(received, redact, budget);
     if (url === address && statusText === reason && headers === received) return response;
     return withUrl(new Response(response.body, { status, statusText, headers }), url);
   }
@@ -419,8 +421,8 @@ function discard(response: Response | null | undefined): Promise<void> {
 }
 
 /** A reason phrase as handed back: without the secret, and none if a Response would refuse it. */
-function shownReason(statusText: string, redact: Redact): string {
-  return redact(acceptedReason(statusText));
+function shownReason(statusText: string, redact: Redact, budget: DecodingBudget): string {
+  return redact(acceptedReason(statusText), undefined, budget);
 }
 
 /** The Response handed to openapi-fetch for an error answer: its redacted text. */

@@ -958,6 +958,25 @@ describe("the secret is redacted from everything handed back", () => {
     expect(error).toBe(WITHHELD_BODY);
   });
 
+  it("an honest error body of 44 KiB full of escapes (URLs, \\/, \\u00e9) is kept and its temporary honoured", async () => {
+    // The budget was spent on the whole text after its strings: such a body was withheld as spelling the secret.
+    const details = Array.from({ length: 300 }, (_, i) => ({
+      field: `transactions[${i}].description`,
+      message: `"Café Müller" is longer than 140 characters`,
+      docs: `https://docs.example.com/errors?field=transactions%5B${i}%5D&ref=caf%C3%A9%20m%C3%BCller`,
+    }));
+    const body = JSON.stringify({ id: "err_7", name: "unavailable", temporary: true, details })
+      .replaceAll("/", "\\/")
+      .replace(/[^\x00-\x7f]/g, (letter) => `\\u${letter.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    expect(body.length).toBeGreaterThan(40 * 1024);
+    const { origin, seen } = await serve(
+      api((_, response) => response.writeHead(503, { "content-type": "application/json" }).end(body)),
+    );
+    const { error } = await getAccounts(sdkFor(origin, { maxRetries: 2, retryBaseDelayMs: 1 }));
+    expect(error).toEqual(JSON.parse(body));
+    expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(3);
+  });
+
   it("an endless error body is read no further than is kept: its status stays, and the body is let go", async () => {
     // It was read to maxResponseBytes (32 MiB) and the call failed as too large, its status lost.
     const { origin } = await serve(
