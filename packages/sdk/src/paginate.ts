@@ -94,7 +94,8 @@ export function createPaginator(
   const { signal } = request;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal))
     throw invalidOptions(`paginate's init.signal must be an AbortSignal (got ${typeof signal})`);
-  const pages = () => stoppable((stop) => walk(context, path, spec, request, checked, stop));
+  const pages = () =>
+    stoppable((pageSignal) => walk(context, path, spec, request, checked, pageSignal), signal);
   return {
     pages,
     [Symbol.asyncIterator]: () => itemsOf(pages(), signal),
@@ -107,27 +108,49 @@ export function createPaginator(
 }
 
 /**
- * The pages of a walk, whose `return()` does not wait for the page in flight (an async generator's
- * would, retries included): it cancels that page through `stop`, and a `next()` waiting for it ends
- * the walk (`done`) instead of failing.
+ * The pages of a walk, whose `return()` and `throw()` do not wait for the page in flight (an async
+ * generator's would, retries included): they cancel it, and a `next()` waiting for it ends the walk
+ * (`done`) instead of failing. Every page's signal is `pageSignal`: it follows the caller's, with a
+ * listener let go when the walk ends (not `AbortSignal.any`, whose ties Node 20 keeps on a long-lived
+ * caller's signal, one per walk).
  */
 function stoppable(
-  start: (stop: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
+  start: (pageSignal: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
+  callerSignal: AbortSignal | null | undefined,
 ): AsyncGenerator<Page<unknown, unknown>> {
-  const stop = new AbortController();
-  const generator = start(stop.signal);
+  const pageSignal = new AbortController();
+  const follow = () => pageSignal.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) follow();
+  else callerSignal?.addEventListener("abort", follow, { once: true });
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    pageSignal.abort(new DOMException("The walk ended before this page was used", "AbortError"));
+  };
+  const ended = () => callerSignal?.removeEventListener("abort", follow);
+  const generator = start(pageSignal.signal);
   const pages: AsyncGenerator<Page<unknown, unknown>> = {
     next: () =>
-      generator.next().catch((error: unknown) => {
-        if (stop.signal.aborted) return { done: true, value: undefined };
-        throw error;
-      }),
+      generator.next().then(
+        (result) => {
+          if (result.done) ended();
+          return result;
+        },
+        (error: unknown) => {
+          ended();
+          if (stopped) return { done: true, value: undefined };
+          throw error;
+        },
+      ),
     async return(value) {
-      stop.abort(new DOMException("The walk ended before this page was used", "AbortError"));
-      await generator.return(undefined);
+      stop();
+      await generator.return(undefined).finally(ended);
       return { done: true, value };
     },
-    throw: (error) => generator.throw(error),
+    throw(error) {
+      stop();
+      return generator.throw(error).finally(ended);
+    },
     [Symbol.asyncIterator]: () => pages,
   };
   return pages;
@@ -188,7 +211,7 @@ async function* walk(
   spec: PaginationSpec,
   init: RequestInitLike,
   options: PaginateOptions,
-  stop: AbortSignal,
+  signal: AbortSignal,
 ): AsyncGenerator<Page<unknown, unknown>> {
   const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
   let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
@@ -196,8 +219,6 @@ async function* walk(
   const seen = new SeenPages();
   const pageUrl = `${context.baseUrl}${path}`;
   const scope = new URL(pageUrl);
-  // Every page ends when the caller aborts or the walk is stopped (`stoppable`).
-  const signal = init.signal ? AbortSignal.any([init.signal, stop]) : stop;
   let firstInit: RequestInitLike;
   let linkInit: RequestInitLike;
   try {

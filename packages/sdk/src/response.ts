@@ -27,7 +27,7 @@ export function bounded(
   const { body, headers } = response;
   const length = headers.get("content-length");
   const coding = headers.get("content-encoding");
-  const delimited = length !== null && headers.get("transfer-encoding") === null;
+  const delimited = length !== null && /^\d+$/.test(length) && headers.get("transfer-encoding") === null;
   // An empty body is left as it is, whatever its coding says.
   if (body === null || (delimited && (length === "0" || (Number(length) <= limit && coding === null)))) {
     return response;
@@ -62,7 +62,7 @@ export function bounded(
  * An error answer's body as text, as `Response.text()` reads it, or undefined once it holds more than
  * `ERROR_BODY_READ_BYTES`: it would not be kept, so the rest is not read (the body is cancelled).
  */
-export async function errorTextOf(response: Response): Promise<string | undefined> {
+export async function errorTextOf(response: Response, what: () => string): Promise<string | undefined> {
   const reader = response.body?.getReader();
   if (reader === undefined) return "";
   const decoder = new TextDecoder();
@@ -70,6 +70,8 @@ export async function errorTextOf(response: Response): Promise<string | undefine
   for (let read = 0; ; ) {
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
+    if (!ArrayBuffer.isView(value))
+      throw invalidResponse(`${what()} answered a body whose chunks are not bytes`);
     read += value.byteLength;
     if (read > ERROR_BODY_READ_BYTES) {
       await reader.cancel().catch(() => {});
@@ -130,16 +132,16 @@ const MAX_CODINGS = 5;
  * with a coding it does not know, left as sent, as fetch leaves it.
  */
 function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string, what: () => string) {
-  const formats = coding
-    .split(",")
-    .map((name) => name.trim().toLowerCase())
+  // Counted as undici counts them, `identity` included.
+  const names = coding.split(",").map((name) => name.trim().toLowerCase());
+  if (names.length > MAX_CODINGS) {
+    body.cancel().catch(() => {});
+    throw invalidResponse(`${what()} answered ${names.length} content codings, more than ${MAX_CODINGS}`);
+  }
+  const formats = names
     .filter((name) => name !== "" && name !== "identity")
     .map((name) => DECOMPRESSION_FORMATS[name])
     .reverse();
-  if (formats.length > MAX_CODINGS) {
-    body.cancel().catch(() => {});
-    throw invalidResponse(`${what()} answered ${formats.length} content codings, more than ${MAX_CODINGS}`);
-  }
   if (formats.includes(undefined)) return body;
   return formats.reduce((stream, format) => undone(stream, format as string), body);
 }

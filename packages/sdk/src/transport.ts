@@ -116,6 +116,7 @@ function startDeadline(timeoutMs: number, follows: AbortSignal | undefined): Dea
   const follow = () => controller.abort(follows?.reason);
   const timer = setTimeout(() => {
     deadline.timedOut = true;
+    deadline.end(); // lets go of `follows`, even if nothing ends the attempt (a stream never read)
     controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
   }, timeoutMs);
   // A deadline never keeps the process alive (Node, Bun, and Deno running npm code have `unref`).
@@ -344,7 +345,9 @@ export function createTransport(config: TransportConfig): Transport {
   ): Promise<ErrorAnswer> {
     let errorText: string | undefined;
     try {
-      errorText = await errorTextOf(withSizeLimit(response, call, url, deadline.signal));
+      errorText = await errorTextOf(withSizeLimit(response, call, url, deadline.signal), () =>
+        called(call.request.method, url),
+      );
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }

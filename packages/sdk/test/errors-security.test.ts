@@ -430,6 +430,7 @@ describe("a fetch of the caller's that resolves to something else than a Respons
         throw new Error("the status getter");
       },
     });
+    // An error answer with a length too: its body is read as it is, not through the size limit.
     const strings = () =>
       new Response(
         new ReadableStream({
@@ -438,6 +439,7 @@ describe("a fetch of the caller's that resolves to something else than a Respons
             controller.close();
           },
         }),
+        { status: 400, headers: { "content-length": "9" } },
       );
     for (const [answer, message] of [
       [

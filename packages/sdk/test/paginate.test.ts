@@ -531,6 +531,21 @@ describe("lookahead (prefetch)", () => {
     10_000, // before the fix, return() never settled
   );
 
+  it("throw() on a walk cancels the page prefetched", async () => {
+    const server = scriptedFetch((request) =>
+      request.url.searchParams.has("offset")
+        ? new Promise<Response>(() => {}) // page 2 never comes, unless aborted
+        : json({ data: [1], links: { next: "/v1/accounts?offset=1" } }),
+    );
+    const pages = testSdk(server.fetch).paginate("/v1/accounts", {}, { prefetch: true }).pages();
+    const iterator = pages[Symbol.asyncIterator]() as AsyncGenerator<unknown>;
+    await iterator.next();
+    await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(2));
+    const thrown = new Error("the caller's");
+    await expect(iterator.throw(thrown)).rejects.toBe(thrown);
+    expect(server.dataCalls()[1]?.signal?.reason).toMatchObject({ name: "AbortError" });
+  });
+
   it.each([false, true])(
     "the caller's abort ends the walk at the next item, with the caller's reason (prefetch %s)",
     async (prefetch) => {
