@@ -434,6 +434,24 @@ describe("network failures name their cause", () => {
     }
   });
 
+  it("more content codings than fetch undoes: named, and not retried (undici can crash on one)", async () => {
+    const codings = Array.from({ length: 6 }, () => "gzip").join(", ");
+    const { origin, seen } = await serve(
+      api((_, response) =>
+        response
+          .writeHead(200, { "content-type": "application/json", "content-encoding": codings })
+          .end("{}"),
+      ),
+    );
+    const failure = await failureOf(getAccounts(sdkFor(origin, { maxRetries: 2, retryBaseDelayMs: 1 })));
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect(failure).toMatchObject({ retryable: false });
+    expect((failure as Error).message).toBe(
+      "GET /v1/accounts failed: more content codings than fetch undoes (too many content-encodings)",
+    );
+    expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(1);
+  });
+
   // Deno's fetch gives no code: its causes, as Deno 2.9 words them, are named by those words.
   it.each([
     [
