@@ -273,7 +273,9 @@ describe.each(VERSIONS)("%s reference", (version) => {
       [`@cdas/client-${version}`, `from "@cdas/client-${version}"`],
     ] as const) {
       await samples.locator('[data-testid="dropdown"] button', { hasText: shown }).first().click();
-      await page.getByText(label, { exact: true }).click();
+      // The menu may open past the viewport's edge (the samples panel is sticky, and Redoc lays the page
+      // out late under load): the click is dispatched to the option itself, which needs no viewport.
+      await page.getByText(label, { exact: true }).dispatchEvent("click");
       await expect.poll(() => code.textContent(), { message: label }).toContain(call);
       shown = label;
     }
