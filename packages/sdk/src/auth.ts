@@ -31,19 +31,15 @@ export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSourc
       if (cached !== undefined) return Promise.resolve(cached);
       // A caller that has already given up starts no token request.
       if (signal?.aborted) return Promise.reject(signal.reason);
-      if (pending === undefined) {
-        pending = issue()
-          .then((issued) => {
-            token = issued.token;
-            renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
-            return issued.token;
-          })
-          .finally(() => {
-            pending = undefined;
-          });
-        // Handled even when every caller waiting for it has given up (aborted): its failure is theirs, not the process's.
-        pending.catch(() => {});
-      }
+      pending ??= issue()
+        .then((issued) => {
+          token = issued.token;
+          renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
+          return issued.token;
+        })
+        .finally(() => {
+          pending = undefined;
+        });
       return signal ? untilAborted(pending, signal) : pending;
     },
     invalidate(used) {

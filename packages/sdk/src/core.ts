@@ -6,8 +6,8 @@ import {
   bodyReadError,
   failedInCallersCode,
   invalidOptions,
-  isCdasError,
   LONGEST_TIMER_MS,
+  unreadableOptions,
 } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { secretRedactor, textOf } from "./redact.js";
@@ -191,12 +191,7 @@ export function buildSdk(
   try {
     checked = checkOptions(versions, options);
   } catch (error) {
-    throw isCdasError(error)
-      ? error
-      : invalidOptions(
-          "createSdk could not read its options: a getter or Proxy of theirs threw (its error is the cause)",
-          error,
-        );
+    throw unreadableOptions(error, "createSdk could not read its options");
   }
   const { definition, version, clientId, clientSecret, baseUrl, headers, timeoutMs, ...transportOptions } =
     checked;
@@ -237,9 +232,9 @@ export function buildSdk(
       // middleware (Bun leaves `bodyUsed` false when the deadline ends a read). An answer without a body
       // (a 205) is never used: openapi-fetch parsing nothing as JSON is the server's doing.
       const { answer } = context;
-      if (answer?.body && !answer.bodyUsed && !context.readDeadline?.timedOut)
-        return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
       const deadlinePassed = context.readDeadline?.timedOut === true;
+      if (answer?.body && !answer.bodyUsed && !deadlinePassed)
+        return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
       return bodyReadError(error, method, pathOnly, timeoutMs, redact, deadlinePassed);
     },
   );

@@ -212,6 +212,15 @@ export function invalidOptions(message: string, cause?: unknown): CdasInvalidOpt
   return new CdasInvalidOptionsError(message, cause === undefined ? undefined : { cause });
 }
 
+/**
+ * A failure while the SDK read a caller's options: a refusal of its own as it is, anything else (a
+ * getter or Proxy of the caller's threw) as an invalid-options error with that error as its cause.
+ */
+export function unreadableOptions(error: unknown, couldNot: string): CdasError {
+  if (isCdasError(error)) return error;
+  return invalidOptions(`${couldNot}: a getter or Proxy of theirs threw (its error is the cause)`, error);
+}
+
 /** Where in the caller's own code a call failed (see `failedInCallersCode`). */
 export type CallersStage = "before sending" | "on the answer" | "on the failure";
 

@@ -8,11 +8,12 @@ import {
   failedInCallersCode,
   invalidOptions,
   invalidResponse,
-  isCdasError,
   paginationLoop,
   pathOf,
+  unreadableOptions,
 } from "./errors.js";
 import { type Redact, redactedCopy } from "./redact.js";
+import { followAbort } from "./signals.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
 export interface PaginationSpec {
@@ -84,12 +85,7 @@ export function createPaginator(
     checked = checkOptions(options);
     request = { ...init };
   } catch (error) {
-    throw isCdasError(error)
-      ? error
-      : invalidOptions(
-          "paginate could not read its init or options: a getter or Proxy of theirs threw (its error is the cause)",
-          error,
-        );
+    throw unreadableOptions(error, "paginate could not read its init or options");
   }
   const { signal } = request;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal))
@@ -110,24 +106,20 @@ export function createPaginator(
 /**
  * The pages of a walk, whose `return()` and `throw()` do not wait for the page in flight (an async
  * generator's would, retries included): they cancel it, and a `next()` waiting for it ends the walk
- * (`done`) instead of failing. Every page's signal is `pageSignal`: it follows the caller's, with a
- * listener let go when the walk ends (not `AbortSignal.any`, whose ties Node 20 keeps on a long-lived
- * caller's signal, one per walk).
+ * (`done`) instead of failing. Every page's signal is `pageSignal`: it follows the caller's until the
+ * walk ends (`followAbort`).
  */
 function stoppable(
   start: (pageSignal: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
   callerSignal: AbortSignal | null | undefined,
 ): AsyncGenerator<Page<unknown, unknown>> {
   const pageSignal = new AbortController();
-  const follow = () => pageSignal.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) follow();
-  else callerSignal?.addEventListener("abort", follow, { once: true });
+  const ended = followAbort(pageSignal, callerSignal);
   let stopped = false;
   const stop = () => {
     stopped = true;
     pageSignal.abort(new DOMException("The walk ended before this page was used", "AbortError"));
   };
-  const ended = () => callerSignal?.removeEventListener("abort", follow);
   const generator = start(pageSignal.signal);
   const pages: AsyncGenerator<Page<unknown, unknown>> = {
     next: () =>

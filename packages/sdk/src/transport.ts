@@ -16,7 +16,7 @@ import {
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
-import { type DecodingBudget, decodingBudget, type Redact, redactBody, redactHeaders } from "./redact.js";
+import { decodingBudget, type Redact, redactBody, redactHeaders } from "./redact.js";
 import { acceptedReason, bounded, errorTextOf, withUrl } from "./response.js";
 import {
   type ErrorAnswer,
@@ -27,6 +27,7 @@ import {
   shouldRetry,
   sleep,
 } from "./retry.js";
+import { followAbort } from "./signals.js";
 
 /**
  * The fetch the SDK calls: the standard signature. It receives a Request (with `redirect: "manual"`)
@@ -108,12 +109,11 @@ interface Deadline {
  * against 0.2 µs for a timer cleared); and one referenced only by an `AbortSignal.any` is
  * garbage-collected with its timer, so a stalled body would never time out. This timer holds its
  * controller until it fires or the attempt ends. The request's own signal (the caller's abort) is
- * followed by a listener removed at the end, not `AbortSignal.any`: that costs some 25 µs a call on
- * Node 20, and every page of a walk has a signal.
+ * followed (`followAbort`) until the attempt ends: every page of a walk has a signal.
  */
 function startDeadline(timeoutMs: number, follows: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
-  const follow = () => controller.abort(follows?.reason);
+  const letGo = followAbort(controller, follows);
   const timer = setTimeout(() => {
     deadline.timedOut = true;
     deadline.end(); // lets go of `follows`, even if nothing ends the attempt (a stream never read)
@@ -126,11 +126,9 @@ function startDeadline(timeoutMs: number, follows: AbortSignal | undefined): Dea
     timedOut: false,
     end: () => {
       clearTimeout(timer);
-      follows?.removeEventListener("abort", follow);
+      letGo();
     },
   };
-  if (follows?.aborted) follow();
-  else follows?.addEventListener("abort", follow, { once: true });
   return deadline;
 }
 
@@ -351,15 +349,8 @@ export function createTransport(config: TransportConfig): Transport {
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
-    const { redact } = config;
-    const budget = decodingBudget();
-    return {
-      status: response.status,
-      statusText: shownReason(response.statusText, redact, budget),
-      headers: redactHeaders(response.headers, redact, budget),
-      url: redact(url, undefined, budget),
-      errorText: redactBody(errorText, redact, budget),
-    };
+    const { budget, ...parts } = shownParts(url, response.statusText, response.headers);
+    return { status: response.status, ...parts, errorText: redactBody(errorText, config.redact, budget) };
   }
 
   /**
@@ -367,14 +358,25 @@ export function createTransport(config: TransportConfig): Transport {
    * query), its reason phrase or its headers (a server may echo it); its body is the caller's to read.
    */
   function redactedAnswer(response: Response): Response {
-    const { redact } = config;
     const { status, statusText: reason, headers: received, url: address } = response;
-    const budget = decodingBudget();
-    const url = redact(address, undefined, budget);
-    const statusText = shownReason(reason, redact, budget);
-    const headers = redactHeaders(received, redact, budget);
+    const { url, statusText, headers } = shownParts(address, reason, received);
     if (url === address && statusText === reason && headers === received) return response;
     return withUrl(new Response(response.body, { status, statusText, headers }), url);
+  }
+
+  /**
+   * An answer's address, reason phrase and headers as handed back: without the secret, and no reason
+   * phrase a Response would refuse. They and the error body share the answer's one `budget` of decoding work.
+   */
+  function shownParts(url: string, statusText: string, headers: Headers) {
+    const { redact } = config;
+    const budget = decodingBudget();
+    return {
+      url: redact(url, undefined, budget),
+      statusText: redact(acceptedReason(statusText), undefined, budget),
+      headers: redactHeaders(headers, redact, budget),
+      budget,
+    };
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
@@ -421,11 +423,6 @@ function discard(response: Response | null | undefined): Promise<void> {
   } catch {
     return Promise.resolve(); // a body-like thing whose cancel is not a function
   }
-}
-
-/** A reason phrase as handed back: without the secret, and none if a Response would refuse it. */
-function shownReason(statusText: string, redact: Redact, budget: DecodingBudget): string {
-  return redact(acceptedReason(statusText), undefined, budget);
 }
 
 /** The Response handed to openapi-fetch for an error answer: its redacted text. */
