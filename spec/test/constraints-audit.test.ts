@@ -142,6 +142,8 @@ const JUSTIFIED: Record<string, string> = {
   "schemas/ScheduledPaymentList required=data":
     "`/v1/scheduled-payments` response `{data: [Scheduled payment]}`",
   "schemas/PayeeList required=data": "`/v1/payees` response `{data: [Payee]}`",
+  "schemas/ProductList required=data":
+    "Summary family: `/v1/accounts`, `/v1/transactions`, `/v1/service-points`, `/v1/concessions`, `/v1/identity`, `/v1/income`, `/v1/scheduled-payments`, `/v1/payees`, `/v1/products`, `/v1/energy-balances`. The list is in an array under `data`",
   "schemas/EnergyBalanceList required=data": "`/v1/energy-balances` response `{data: [Energy balance]}`",
   "schemas/BankingAccountList required=accounts,links":
     "`/v1/banking/accounts` response `{accounts: [...], links: {next, prev}}`",

@@ -291,6 +291,27 @@ describe("Summary family reads", () => {
     expect(json(inline(doc, schema))).toContain(json(inline(doc, component(doc, "Product"))));
   });
 
+  // The interface's table gives "Product (envelope: not shown)", its summary-family rule (which names
+  // /v1/products) "the list is in an array under `data`; a `links` object may be present": both forms.
+  it.each(VERSIONS)(
+    "%s GET /v1/products: the bare Product or {data: [Product], links?}, and says why",
+    (version) => {
+      const doc = loadBundle(version);
+      const response = component(doc, "ProductResponse");
+      const forms = flatten(doc, response).branches;
+      expect(response.anyOf, "anyOf: a Product without required fields matches any object").toHaveLength(2);
+      expect(json(inline(doc, forms[0]))).toBe(json(inline(doc, component(doc, "Product"))));
+      const envelope = flatten(doc, forms[1]);
+      expect([...envelope.required]).toEqual(["data"]);
+      expect(Object.keys(envelope.properties).sort()).toEqual(["data", "links"]);
+      expect(json(inline(doc, envelope.properties.data?.items))).toBe(
+        json(inline(doc, component(doc, "Product"))),
+      );
+      expect(String(response.description)).toMatch(/envelope: not shown/);
+      expect(String(response.description)).toMatch(/array under `data`/);
+    },
+  );
+
   it.each(VERSIONS)(
     "%s transactions read: newest first, about 90 days without dates, inclusive dates",
     (version) => {
@@ -571,6 +592,22 @@ describe("Named but not shown", () => {
       const description = String(loadBundle(version).info.description).replace(/\s+/g, " ");
       for (const name of [...NAMED_ONLY, ...FIELDS_NOT_SHOWN]) expect(description, name).toContain(name);
       expect(description).toMatch(/not documented by the interface:\*\*[^*]*transitions/i);
+    },
+  );
+
+  it.each(VERSIONS)(
+    "%s says why the detailed banking transactions and energy balances it models sit beside the named-only list",
+    (version) => {
+      const doc = loadBundle(version);
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(["/v1/banking/transactions", "/v1/energy/balances"]),
+      );
+      const description = String(doc.info.description).replace(/\s+/g, " ");
+      const namedOnly = description.slice(
+        description.indexOf("Named by the interface, not in this document"),
+      );
+      expect(namedOnly).toContain("`GET /banking/transactions`");
+      expect(namedOnly).toContain("`GET /v1/energy/balances`");
     },
   );
 });

@@ -5,8 +5,15 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { readRegistry } from "@cdas/spec/registry";
 import { bundleFolder } from "./bundle.js";
+import { isCalendarDate } from "./dates.js";
 import type { MockServer, MockServerOptions } from "./server.js";
 import { startMockServer } from "./server.js";
+
+/**
+ * Where the CA file goes by default: /tmp/cdas-mock wherever there is a /tmp, whatever TMPDIR says (on
+ * macOS it names a folder of its own), because the reference's curl samples name that path.
+ */
+const CA_FOLDER = process.platform === "win32" ? join(tmpdir(), "cdas-mock") : "/tmp/cdas-mock";
 
 // The versions, their order and the default come from the registry beside the bundles (versions.json).
 const REGISTRY = readRegistry(bundleFolder());
@@ -21,10 +28,12 @@ Options:
   --seed <value>          Seed of the data set and credentials (default 1)
   --token-ttl <seconds>   Token lifetime (default 3600)
   --token-form <form>     access_token (default) or token
+  --product-form <form>   bare (default) or data: GET /v1/products as the Product or {data: [Product]}
   --default-version <v>   Version without X-Platform-Version (default ${REGISTRY.default})
   --reference-date <d>    Last day of the data set, YYYY-MM-DD (default 2026-06-30)
   --today <d|now>         "Today" of the 90-day default window (default: the reference date)
-  --ca-file <path>        Where to write the CA certificate (default: <tmp>/cdas-mock/ca-<port>.pem)
+  --ca-file <path>        Where to write the CA certificate (default: /tmp/cdas-mock/ca-<port>.pem;
+                          on Windows, in the temp folder)
   --plain-http            Serve plain HTTP instead of HTTPS (no certificate)
   --quiet                 Do not print a line per request
   -h, --help              This help
@@ -36,6 +45,7 @@ const OPTIONS = {
   seed: { type: "string", default: "1" },
   "token-ttl": { type: "string" },
   "token-form": { type: "string" },
+  "product-form": { type: "string" },
   "default-version": { type: "string" },
   "reference-date": { type: "string" },
   today: { type: "string" },
@@ -56,6 +66,15 @@ function serverOptions(values: CliValues): MockServerOptions {
   const tokenForm = values["token-form"];
   if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token")
     throw new Error("--token-form must be access_token or token");
+  for (const name of ["reference-date", "today"] as const) {
+    const value = values[name];
+    if (value === undefined || isCalendarDate(value) || (name === "today" && value === "now")) continue;
+    const now = name === "today" ? ', or "now"' : "";
+    throw new Error(`--${name} must be a calendar date, YYYY-MM-DD${now} (got ${JSON.stringify(value)})`);
+  }
+  const productForm = values["product-form"];
+  if (productForm && productForm !== "bare" && productForm !== "data")
+    throw new Error("--product-form must be bare or data");
   return {
     port: Number(values.port),
     host: values.host,
@@ -63,6 +82,7 @@ function serverOptions(values: CliValues): MockServerOptions {
     tls: !values["plain-http"],
     tokenTtlSeconds: values["token-ttl"] ? Number(values["token-ttl"]) : undefined,
     tokenForm: tokenForm as "access_token" | "token" | undefined,
+    productForm: productForm as "bare" | "data" | undefined,
     defaultVersion,
     referenceDate: values["reference-date"],
     today: values.today === "now" ? new Date() : values.today,
@@ -83,7 +103,7 @@ function announce(server: MockServer, caFileOption: string | undefined): string 
   let caOption = "";
   let written: string | undefined;
   if (server.ca) {
-    const caFile = resolve(caFileOption ?? join(tmpdir(), "cdas-mock", `ca-${new URL(server.url).port}.pem`));
+    const caFile = resolve(caFileOption ?? join(CA_FOLDER, `ca-${new URL(server.url).port}.pem`));
     if (caFileOption === undefined) written = caFile;
     mkdirSync(resolve(caFile, ".."), { recursive: true });
     writeFileSync(caFile, server.ca);

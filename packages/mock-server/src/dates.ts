@@ -39,6 +39,7 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** Whether the text is a real calendar date in `YYYY-MM-DD` form. */
 export function isCalendarDate(text: string): boolean {
   const match = DATE_PATTERN.exec(text);
-  if (!match) return false;
+  // A month or day out of range (2026-13-01) parses as no date at all.
+  if (!match || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return false;
   return fromEpochDay(toEpochDay(text)) === text;
 }

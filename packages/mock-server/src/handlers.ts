@@ -41,6 +41,16 @@ export const DOCUMENTED_SESSION: AuthSessionRecord = {
   expiresAt: Number.POSITIVE_INFINITY,
 };
 
+/**
+ * The forms the sandbox answers in where the interface gives two: the token response
+ * (`{access_token, token_type, expires_in}` or `{token, expires_in}`) and the summary products read
+ * (the bare Product, or `{data: [Product]}`).
+ */
+export interface ResponseForms {
+  token: "access_token" | "token";
+  product: "bare" | "data";
+}
+
 /** The data set, indexes over it and the little runtime state (auth sessions). */
 export class SandboxState {
   readonly accountsById: Map<string, Account>;
@@ -56,7 +66,7 @@ export class SandboxState {
     readonly data: DataSet,
     readonly today: string,
     readonly clientId: string,
-    readonly tokenForm: "access_token" | "token",
+    readonly forms: ResponseForms,
     readonly tokens: TokenStore,
     readonly now: () => number,
   ) {
@@ -158,7 +168,7 @@ export const handlers: Record<string, Handler> = {
     if (!client) throw new ApiError(401, "invalid client credentials", "unauthorized");
     const issued = context.state.tokens.issue(client);
     const response =
-      context.state.tokenForm === "token"
+      context.state.forms.token === "token"
         ? { token: issued.token, expires_in: issued.expiresIn }
         : { access_token: issued.token, token_type: "Bearer", expires_in: issued.expiresIn };
     return { kind: "body", body: response };
@@ -330,7 +340,8 @@ export const handlers: Record<string, Handler> = {
         "no account of this end user matches; there is no product to show",
         "not_found",
       );
-    return { kind: "body", body: views.summaryProduct(state.productsById.get(account.productId)!, account) };
+    const product = views.summaryProduct(state.productsById.get(account.productId)!, account);
+    return { kind: "body", body: state.forms.product === "data" ? { data: [product] } : product };
   },
 
   listEnergyBalances(context) {

@@ -14,7 +14,7 @@ import {
 } from "./bundle.js";
 import { generateDataSet } from "./data/generate.js";
 import { isCalendarDate } from "./dates.js";
-import { handlers, SandboxState } from "./handlers.js";
+import { handlers, type ResponseForms, SandboxState } from "./handlers.js";
 import { httpLayerError, type Pipeline, type RequestLogEntry, requestListener } from "./pipeline.js";
 import { hashString, Prng } from "./prng.js";
 import { Routes } from "./routes.js";
@@ -45,7 +45,9 @@ export interface MockServerOptions {
   /** HTTPS with a certificate made at start (default, `true`), or plain HTTP (`false`). */
   tls?: boolean;
   /** Form of the token response: `{access_token, token_type, expires_in}` (default) or `{token, expires_in}`. */
-  tokenForm?: "access_token" | "token";
+  tokenForm?: ResponseForms["token"];
+  /** Form of the summary products read: the bare Product (default) or `data` for `{data: [Product]}`. */
+  productForm?: ResponseForms["product"];
   /** Last day the data set covers (`YYYY-MM-DD`); every date in the data is anchored to it. Default 2026-06-30. */
   referenceDate?: string;
   /** "Today" for the 90-day default window of transactions (`YYYY-MM-DD` or a Date); default the reference date. */
@@ -182,10 +184,11 @@ function makeClient(clientId: string, secret: string, scopes: string[]): Client 
   return client;
 }
 
-function toDateText(value: string | Date | undefined, fallback: string): string {
+function toDateText(name: string, value: string | Date | undefined, fallback: string): string {
   if (value === undefined) return fallback;
   const text = value instanceof Date ? value.toISOString().slice(0, 10) : value;
-  if (!isCalendarDate(text)) throw new TypeError(`Expected a YYYY-MM-DD date, got ${JSON.stringify(value)}`);
+  if (!isCalendarDate(text))
+    throw new TypeError(`${name} must be a calendar date, YYYY-MM-DD (got ${JSON.stringify(value)})`);
   return text;
 }
 
@@ -210,18 +213,21 @@ function sandboxClients(options: MockServerOptions) {
 /** Starts the sandbox. Resolves once it listens. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? "127.0.0.1";
-  const referenceDate = toDateText(options.referenceDate, "2026-06-30");
-  const today = toDateText(options.today, referenceDate);
+  const referenceDate = toDateText("referenceDate", options.referenceDate, "2026-06-30");
+  const today = toDateText("today", options.today, referenceDate);
   const clients = sandboxClients(options);
 
   const { bundles, defaultVersion } = servedBundles(options);
   const data = dataSet(options.seed ?? 1, referenceDate);
-  const tokenForm = options.tokenForm ?? "access_token";
+  const forms = {
+    token: options.tokenForm ?? "access_token",
+    product: options.productForm ?? "bare",
+  } as const;
   const state = new SandboxState(
     data,
     today,
     clients.clientId,
-    tokenForm,
+    forms,
     clients.tokens,
     options.now ?? Date.now,
   );

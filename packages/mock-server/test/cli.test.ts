@@ -1,9 +1,11 @@
 /** The `cdas-mock` command: prints the address, credentials, CA file and a curl line that works. */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
+import { startMockServer } from "../src/server.js";
 
 const bin = fileURLToPath(new URL("../bin/cdas-mock.js", import.meta.url));
 const built = existsSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url)));
@@ -13,8 +15,10 @@ describe("cdas-mock", () => {
   it.skipIf(!built).each(["SIGTERM", "SIGHUP"] as const)(
     "starts, prints a working curl line, and stops on %s, removing its CA file",
     async (signal) => {
+      // TMPDIR elsewhere (as on macOS): the CA file is still where the reference's samples say.
       const child = spawn(process.execPath, [bin, "--port", "0", "--seed", "7"], {
         stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, TMPDIR: tmpdir() === "/tmp" ? "/var/tmp" : tmpdir() },
       });
       let output = "";
       const curlLine = await new Promise<string>((resolve, reject) => {
@@ -30,6 +34,7 @@ describe("cdas-mock", () => {
         const url = /-X POST (\S+)/.exec(curlLine)![1]!;
         const body = /-d '(.+)'$/.exec(curlLine)![1]!;
         expect(output).toContain(`CA certificate: ${caFile}`);
+        if (process.platform !== "win32") expect(caFile).toMatch(/^\/tmp\/cdas-mock\/ca-\d+\.pem$/);
         expect(output).toMatch(/Client id: +cli_[0-9a-f]+/);
         expect(output).toMatch(/Client secret: +sk_sandbox_[0-9a-f]+/);
         const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, "utf8") } });
@@ -60,5 +65,36 @@ describe("cdas-mock", () => {
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(1);
     expect(errors).toBe('cdas-mock: --port must be a whole number from 0 to 65535 (got "abc")\n');
+  });
+
+  it.skipIf(!built).each([
+    [
+      ["--reference-date", "2026-13-01"],
+      '--reference-date must be a calendar date, YYYY-MM-DD (got "2026-13-01")',
+    ],
+    [["--today", "2026-02-30"], '--today must be a calendar date, YYYY-MM-DD, or "now" (got "2026-02-30")'],
+    [["--product-form", "list"], "--product-form must be bare or data"],
+  ])("refuses %j, naming the option", async (args, message) => {
+    const child = spawn(process.execPath, [bin, "--port", "0", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let errors = "";
+    child.stderr.on("data", (chunk) => {
+      errors += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(errors).toBe(`cdas-mock: ${message}\n`);
+  });
+});
+
+describe("startMockServer's options", () => {
+  it.each([
+    ["referenceDate", "2026-13-01"],
+    ["today", "2026-02-30"],
+  ])("refuses a %s that is no calendar date, naming it", async (name, value) => {
+    await expect(startMockServer({ [name]: value })).rejects.toThrow(
+      `${name} must be a calendar date, YYYY-MM-DD (got "${value}")`,
+    );
   });
 });

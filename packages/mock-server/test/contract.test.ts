@@ -81,3 +81,26 @@ describe.each(VERSIONS)("every operation of %s", (version) => {
     }
   }
 });
+
+// The interface gives the summary products read as "Product (envelope: not shown)" and puts every
+// summary list under `data`: the documents declare both forms, and the sandbox serves either.
+describe.each(["bare", "data"] as const)("GET /v1/products in the %s form", (productForm) => {
+  it.each(VERSIONS)("%s: a documented answer of that form", async (version) => {
+    const formed = await Sandbox.start({ productForm });
+    try {
+      const { person } = await mainEndUsers(formed);
+      const response = await formed.get(
+        `/v1/products?end_user_id=${person}&account_id=acc_cba_9902`,
+        version,
+      );
+      expect(response.status).toBe(200);
+      assertDocumentedResponse(version, "GET", "/v1/products", response);
+      const body = response.body as { id?: string; data?: { id?: string }[] };
+      const product = productForm === "data" ? body.data?.[0] : body;
+      expect(product?.id).toBe("prd_cba_svr_home_loan");
+      if (productForm === "data") expect(Object.keys(body)).toEqual(["data"]);
+    } finally {
+      await formed.close();
+    }
+  });
+});

@@ -16,7 +16,7 @@ const state = new SandboxState(
   data,
   TODAY,
   "cli_test",
-  "access_token",
+  { token: "access_token", product: "bare" },
   new TokenStore([], 3600, Date.now),
   Date.now,
 );

@@ -223,12 +223,15 @@ function isServed(declared: string, served: Set<string>): boolean {
  *   served on one page has no `next`; paging.test.ts checks the links);
  * - createToken's `token`: the token's other form, served with `--token-form token` instead of
  *   `access_token` (auth.test.ts checks it);
+ * - listProducts' `data` form (`data[]....`): the product's other form, served with `--product-form
+ *   data` instead of the bare Product (contract.test.ts checks it);
  * - v1's `x2p101_payload` of a detailed banking transaction: the interface documents neither its
  *   type nor its fields, so any value would be invented (views.ts leaves it out).
  */
 const NOT_SERVED: Record<string, RegExp> = {
   "*": /^links(\.|$)/,
   createToken: /^token$/,
+  listProducts: /^data(\[\]|$)/,
   listBankingTransactions: /\.extended_data\.x2p101_payload$/,
 };
 
