@@ -7,7 +7,8 @@ PNPM_VERSION=10.34.9
 # pnpm 10 or later (pnpm-workspace.yaml speaks to 10 and to 11+); the pinned one when there is none.
 ensure_pnpm() {
   local major
-  major=$(pnpm --version 2>/dev/null | cut -d. -f1)
+  # `|| true`: with no pnpm yet the pipeline fails, and the scripts' `set -eo pipefail` would end silently.
+  major=$(pnpm --version 2>/dev/null | cut -d. -f1) || true
   if [ -z "$major" ] || [ "$major" -lt 10 ]; then
     echo "==> installing pnpm $PNPM_VERSION"
     npm i -g "pnpm@$PNPM_VERSION" >/dev/null

@@ -222,3 +222,27 @@ describe("breaking spec changes need a major changeset (scripts/check-breaking-c
     expect(result.status).toBe(0);
   });
 });
+
+describe("the quick start on a machine with only Node and npm (scripts/env.sh)", () => {
+  it("installs pnpm when there is none, under the scripts' set -euo pipefail, and carries on", () => {
+    const bin = mkdtempSync(join(tmpdir(), "cdas-no-pnpm-"));
+    try {
+      // A stand-in npm that records what it was asked; PATH has it, bash's own tools and no pnpm.
+      const calls = join(bin, "npm-calls");
+      writeFileSync(join(bin, "npm"), `#!/bin/sh\necho "$@" >> "${calls}"\n`, { mode: 0o755 });
+      for (const tool of ["cut", "id"])
+        symlinkSync(run("sh", ["-c", `command -v ${tool}`], { cwd: ROOT }).trim(), join(bin, tool));
+      const result = spawnSync(
+        "/bin/bash",
+        ["-c", 'set -euo pipefail; source scripts/env.sh; ensure_pnpm; echo "carried on"'],
+        { cwd: ROOT, encoding: "utf8", env: { PATH: bin } },
+      );
+      expect(result.stdout).toContain("installing pnpm");
+      expect(result.stdout).toContain("carried on");
+      expect(readFileSync(calls, "utf8")).toMatch(/^i -g pnpm@\d+\.\d+\.\d+$/m);
+      expect(result.status).toBe(0);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});

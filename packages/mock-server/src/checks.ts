@@ -81,7 +81,9 @@ function checkParameters(
   for (const [name, type] of op.numericQuery) {
     const value = rawQuery[name];
     if (typeof value === "string" && !(type === "integer" ? INTEGER_TEXT : NUMBER_TEXT).test(value)) {
-      throw new ApiError(400, `parameter ${name} must be of type ${type}`, "invalid_field_type");
+      const plain = type === "integer" ? "whole number such as 25" : "decimal such as 12.5 or -0.01";
+      const message = `parameter ${name} must be of type ${type}, written as a plain ${plain} (got ${JSON.stringify(value)})`;
+      throw new ApiError(400, message, "invalid_field_type");
     }
   }
   const query: Record<string, unknown> = { ...rawQuery };

@@ -117,6 +117,14 @@ describe("transactions", () => {
       expect((response.body as { message: string }).message, query).toContain(field);
     }
   });
+
+  it("say how to write a number they refuse (JavaScript writes 0.0000001 as 1e-7)", async () => {
+    const response = await sandbox.get(`/v1/transactions?end_user_id=${users.person}&min_amount=1e-7`, "v1");
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message).toBe(
+      'parameter min_amount must be of type number, written as a plain decimal such as 12.5 or -0.01 (got "1e-7")',
+    );
+  });
 });
 
 describe("refusals that name what was wrong", () => {

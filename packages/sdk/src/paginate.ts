@@ -12,7 +12,7 @@ import {
   pathOf,
   unreadableOptions,
 } from "./errors.js";
-import { type Redact, redactedCopy } from "./redact.js";
+import { type Redact, redactedCopy, textOf } from "./redact.js";
 import { followAbort } from "./signals.js";
 
 /** The `x-cdas-pagination` of a list operation, as generated into each client package. */
@@ -372,12 +372,17 @@ function checkOptions(options: PaginateOptions): PaginateOptions {
   if (typeof options !== "object" || options === null)
     throw invalidOptions("paginate options must be an object");
   const { maxPages, maxItems, pageSize, prefetch } = options;
-  for (const [name, value] of Object.entries({ maxPages, maxItems, pageSize })) {
-    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < 0)) {
-      throw invalidOptions(`paginate option ${name} must be a non-negative integer (got ${String(value)})`);
+  for (const [name, value, least] of [
+    ["maxPages", maxPages, 0],
+    ["maxItems", maxItems, 0],
+    ["pageSize", pageSize, 1],
+  ] as const) {
+    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < least)) {
+      throw invalidOptions(
+        `paginate option ${name} must be a whole number of at least ${least} (got ${textOf(value)})`,
+      );
     }
   }
-  if (pageSize === 0) throw invalidOptions("paginate option pageSize must be at least 1");
   if (prefetch !== undefined && typeof prefetch !== "boolean") {
     throw invalidOptions("paginate option prefetch must be a boolean");
   }

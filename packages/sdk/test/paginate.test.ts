@@ -580,8 +580,14 @@ describe("lookahead (prefetch)", () => {
     expect(() => sdk.paginate("/v1/accounts", {}, { prefetch: "yes" as never })).toThrow(
       "paginate option prefetch must be a boolean",
     );
-    expect(() => sdk.paginate("/v1/accounts", {}, { pageSize: 0 })).toThrow(/pageSize must be at least 1/);
-    // The signal is joined to the walk's own (AbortSignal.any): checked before that.
+    for (const pageSize of [0, 1.5, -1])
+      expect(() => sdk.paginate("/v1/accounts", {}, { pageSize })).toThrow(
+        `paginate option pageSize must be a whole number of at least 1 (got ${pageSize})`,
+      );
+    expect(() => sdk.paginate("/v1/accounts", {}, { maxItems: 1.5 })).toThrow(
+      "paginate option maxItems must be a whole number of at least 0 (got 1.5)",
+    );
+    // The walk's own signal follows it: checked before that.
     expect(() => sdk.paginate("/v1/accounts", { signal: {} as never }, { prefetch: true })).toThrow(
       "paginate's init.signal must be an AbortSignal (got object)",
     );
