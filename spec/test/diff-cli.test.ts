@@ -189,4 +189,12 @@ describe("spec:diff inputs", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout).counts.total).toBe(0);
   }, 60_000);
+
+  it("says a guide between equal documents has nothing to change, with none of a guide's boilerplate", () => {
+    const { code, stdout } = specDiff("v1", "v1", "--format", "guide");
+    expect(code).toBe(0);
+    expect(stdout).toContain("nothing to change; the two documents do not differ.");
+    expect(stdout).not.toContain("groups of operations");
+    expect(stdout).not.toContain("diff blocks");
+  }, 60_000);
 });

@@ -25,8 +25,12 @@ export function operationGroups(guide) {
 }
 
 function introLines(guide) {
+  const between = `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**`;
+  if (guide.sections.length === 0 && guide.folded.length === 0)
+    return [`${between}: nothing to change; the two documents do not differ.`];
+  const groups = operationGroups(guide).length;
   return [
-    `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**, in ${operationGroups(guide).length} groups of operations: ${migrationSize(guide).text}.`,
+    `${between}, in ${groups} ${groups === 1 ? "group" : "groups"} of operations: ${migrationSize(guide).text}.`,
     "Each entry says a change once, under the operations it concerns; the diff blocks show the code to change with `@cdas/sdk`",
     `(\`sdk.client\` is the typed client of the version, the same calls as \`@cdas/client-${guide.to.label}\`).`,
   ];
