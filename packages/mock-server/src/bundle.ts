@@ -43,7 +43,7 @@ export interface ErrorResponseInfo {
   extended: boolean;
 }
 
-export interface Pagination {
+interface Pagination {
   style: "offset" | "cursor" | "none";
   items: string;
 }
@@ -111,7 +111,7 @@ export function loadBundleDocument(version: string, folder: string = bundleFolde
 }
 
 /** A new Ajv instance with the formats and OpenAPI vocabulary the bundles use. */
-export function createAjv(options: { coerceTypes: boolean }): Ajv2020 {
+function createAjv(options: { coerceTypes: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: false,

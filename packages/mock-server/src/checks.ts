@@ -12,7 +12,7 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 const NO_SCOPES: ReadonlySet<string> = new Set();
 
 /** What the checks read of a request. */
-export interface CheckedRequest {
+interface CheckedRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
   headers: IncomingHttpHeaders;

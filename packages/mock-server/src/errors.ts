@@ -20,7 +20,7 @@ export class ApiError extends Error {
 }
 
 /** The short shape in JSON, for errors on a path no operation is on (and before any path is known). */
-export const SHORT_JSON: ErrorResponseInfo = { mediaType: "application/json", extended: false };
+const SHORT_JSON: ErrorResponseInfo = { mediaType: "application/json", extended: false };
 
 /**
  * The status and documented form (media type and shape) of an error of `status` on an operation's

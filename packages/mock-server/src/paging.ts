@@ -5,11 +5,11 @@ const CURSOR_PREFIX = "cdas1:";
 const CURSOR_PATTERN = /^cdas1:(\d{1,9})$/;
 
 /** An opaque cursor naming a position in the ordered list. */
-export function encodeCursor(position: number): string {
+function encodeCursor(position: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${position}`, "utf8").toString("base64url");
 }
 
-export function decodeCursor(cursor: string, field: string): number {
+function decodeCursor(cursor: string, field: string): number {
   const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
   const match = CURSOR_PATTERN.exec(text);
   if (!match)
@@ -18,7 +18,7 @@ export function decodeCursor(cursor: string, field: string): number {
 }
 
 /** The request path with some query parameters replaced (a relative address). */
-export function linkTo(
+function linkTo(
   path: string,
   query: Record<string, unknown>,
   changes: Record<string, string | undefined>,
@@ -49,7 +49,7 @@ export function linkTo(
 /** Text that form encoding (URLSearchParams) leaves unchanged. */
 const UNESCAPED_FORM_TEXT = /^[A-Za-z0-9*._-]*$/;
 
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   links: { next?: string; prev?: string };
 }

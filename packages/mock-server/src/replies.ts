@@ -14,7 +14,7 @@ export interface Reply {
 }
 
 /** The request as paging needs it: the path as sent (links are built on it) and its raw query. */
-export interface PagedRequest {
+interface PagedRequest {
   path: string;
   query: Record<string, unknown>;
 }

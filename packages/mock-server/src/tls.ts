@@ -2,7 +2,7 @@
 import { isIP } from "node:net";
 import selfsigned from "selfsigned";
 
-export interface TlsMaterial {
+interface TlsMaterial {
   /** PEM of the certificate authority to trust (pass to `--cacert` or an Agent's `ca`). */
   ca: string;
   key: string;

@@ -9,7 +9,7 @@ export interface Client {
   scopes: readonly string[];
 }
 
-export type TokenCheck =
+type TokenCheck =
   | { ok: true; scopes: ReadonlySet<string> }
   | { ok: false; reason: "missing" | "invalid" | "expired" };
 

@@ -109,13 +109,13 @@ export interface ErrorAnswer {
   body: string;
 }
 
-export interface Transport {
+interface Transport {
   /** The port bound. */
   port: number;
   close(): Promise<void>;
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   tls: { key: string; cert: string } | null;
   port: number;
   host: string;
@@ -128,7 +128,7 @@ export interface TransportOptions {
   errorAnswer: (status: 400 | 408, message: string, request?: IncomingMessage) => ErrorAnswer;
 }
 
-export const PLAIN_HTTP_MESSAGE =
+const PLAIN_HTTP_MESSAGE =
   "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.";
 
 /** Starts listening; resolves once the port is bound. */

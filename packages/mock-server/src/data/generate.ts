@@ -25,7 +25,7 @@ import { BANKS, RETAILERS } from "./reference.js";
 import { addVariety } from "./variety.js";
 
 /** Options of the data set: the seed and the last day the data covers. */
-export interface DataSetOptions {
+interface DataSetOptions {
   seed: number | string;
   referenceDate: string;
 }
@@ -107,7 +107,7 @@ function nameDocumentedTransactions(transactions: Transaction[]): void {
 }
 
 /** Newest first by posting date, then by generation sequence. */
-export function newestFirst(a: Transaction, b: Transaction): number {
+function newestFirst(a: Transaction, b: Transaction): number {
   if (a.postedDate !== b.postedDate) return a.postedDate < b.postedDate ? 1 : -1;
   return b.sequence - a.sequence;
 }

@@ -120,7 +120,7 @@ export interface Rate {
   conditionUri?: string;
 }
 
-export interface Discount {
+interface Discount {
   description: string;
   discountType: string;
   /** Fixed amount in cents, or null for a rate-based discount. */
@@ -331,7 +331,7 @@ export interface InternationalAccount extends InternationalBankCodes {
 }
 
 /** The codes of a bank abroad beside its BIC, as its country uses them. */
-export interface InternationalBankCodes {
+interface InternationalBankCodes {
   fedWireNumber?: string;
   sortCode?: string;
   chipNumber?: string;
@@ -400,7 +400,7 @@ export interface EnergyAccount {
   planId: string;
 }
 
-export interface Register {
+interface Register {
   registerId: string;
   registerType: "CONSUMPTION" | "GENERATION" | "DEMAND";
   unit: string;

@@ -36,14 +36,14 @@ import { productSite } from "./products.js";
 import type { ResponseShape } from "./shapes.js";
 
 type Json = Record<string, unknown>;
-export const CURRENCY = "AUD";
+const CURRENCY = "AUD";
 /** The platform that holds each family's records (one id per platform, as the documents' examples show). */
-export const PLATFORM_IDS = { banking: "plt_cdr_banking", energy: "plt_cdr_energy" } as const;
+const PLATFORM_IDS = { banking: "plt_cdr_banking", energy: "plt_cdr_energy" } as const;
 
 /** Cents as a JSON number of dollars (summary family). */
-export const dollars = (cents: number): number => cents / 100;
+const dollars = (cents: number): number => cents / 100;
 /** Cents as a decimal string (detailed family: money is a string). */
-export const money = (cents: number): string => (cents / 100).toFixed(2);
+const money = (cents: number): string => (cents / 100).toFixed(2);
 
 /** Removes null and undefined members, for fields the bundle types as plain strings. */
 function compact<T extends Json>(object: T): T {
@@ -310,7 +310,7 @@ function tierView(tier: Tier, shape: ResponseShape): Json {
   });
 }
 
-export function rateView(rate: Rate, shape: ResponseShape): Json {
+function rateView(rate: Rate, shape: ResponseShape): Json {
   const condition = {
     additional_info: rate.condition,
     additional_info_uri: rate.conditionUri ?? rate.infoUri,
@@ -356,7 +356,7 @@ const RATE_KEY = {
 /** The v1 field of a rate-based discount, by what it is a rate of. */
 const DISCOUNT_RATE_KEY = { ...RATE_KEY, fee: "fee_rate" } as const;
 
-export function feeView(fee: Fee, shape: ResponseShape): Json {
+function feeView(fee: Fee, shape: ResponseShape): Json {
   const base: Json = {
     name: fee.name,
     fee_type: fee.feeType,
