@@ -7,7 +7,7 @@ import { readRegistry } from "@cdas/spec/registry";
 import { bundleFolder } from "./bundle.js";
 import { isCalendarDate } from "./dates.js";
 import type { MockServer, MockServerOptions } from "./server.js";
-import { startMockServer } from "./server.js";
+import { SANDBOX_DEFAULTS, startMockServer } from "./server.js";
 
 /**
  * Where the CA file goes by default: /tmp/cdas-mock wherever there is a /tmp, whatever TMPDIR says (on
@@ -17,20 +17,23 @@ const CA_FOLDER = process.platform === "win32" ? join(tmpdir(), "cdas-mock") : "
 
 // The versions, their order and the default come from the registry beside the bundles (versions.json).
 const REGISTRY = readRegistry(bundleFolder());
+// The one default of the CLI's own: a fixed port, so that the printed address and the docs' samples match
+// (startMockServer picks a free one).
+const DEFAULT_PORT = "4010";
 
 const HELP = `Usage: cdas-mock [options]
 
 Starts the CDAS sandbox: every version of the API (${REGISTRY.versions.join(", ")}), served over HTTPS from the bundles.
 
 Options:
-  --port <n>              Port (default 4010; 0 picks a free one)
-  --host <addr>           Interface (default 127.0.0.1)
-  --seed <value>          Seed of the data set and credentials (default 1)
-  --token-ttl <seconds>   Token lifetime (default 3600)
-  --token-form <form>     access_token (default) or token
-  --product-form <form>   bare (default) or data: GET /v1/products as the Product or {data: [Product]}
+  --port <n>              Port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <addr>           Interface (default ${SANDBOX_DEFAULTS.host})
+  --seed <value>          Seed of the data set and credentials (default ${SANDBOX_DEFAULTS.seed})
+  --token-ttl <seconds>   Token lifetime (default ${SANDBOX_DEFAULTS.tokenTtlSeconds})
+  --token-form <form>     access_token or token (default ${SANDBOX_DEFAULTS.tokenForm})
+  --product-form <form>   bare or data (default ${SANDBOX_DEFAULTS.productForm}): GET /v1/products as the Product or {data: [Product]}
   --default-version <v>   Version without X-Platform-Version (default ${REGISTRY.default})
-  --reference-date <d>    Last day of the data set, YYYY-MM-DD (default 2026-06-30)
+  --reference-date <d>    Last day of the data set, YYYY-MM-DD (default ${SANDBOX_DEFAULTS.referenceDate})
   --today <d|now>         "Today" of the 90-day default window (default: the reference date)
   --ca-file <path>        Where to write the CA certificate (default: /tmp/cdas-mock/ca-<port>.pem;
                           on Windows, in the temp folder)
@@ -40,9 +43,9 @@ Options:
 `;
 
 const OPTIONS = {
-  port: { type: "string", default: "4010" },
-  host: { type: "string", default: "127.0.0.1" },
-  seed: { type: "string", default: "1" },
+  port: { type: "string", default: DEFAULT_PORT },
+  host: { type: "string", default: SANDBOX_DEFAULTS.host },
+  seed: { type: "string", default: String(SANDBOX_DEFAULTS.seed) },
   "token-ttl": { type: "string" },
   "token-form": { type: "string" },
   "product-form": { type: "string" },

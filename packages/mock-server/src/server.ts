@@ -31,6 +31,16 @@ export const SUPPORTED_VERSIONS: readonly string[] = readRegistry(bundleFolder()
 /** A version name of the registry (`v1`, ...). */
 export type ApiVersion = string;
 
+/** What the sandbox uses for an option not given; `cdas-mock` shows and passes the same values. */
+export const SANDBOX_DEFAULTS = {
+  host: "127.0.0.1",
+  seed: 1,
+  tokenTtlSeconds: 3600,
+  tokenForm: "access_token",
+  productForm: "bare",
+  referenceDate: "2026-06-30",
+} as const satisfies MockServerOptions;
+
 export interface MockServerOptions {
   /** Port to listen on; 0 (the default) picks a free port. */
   port?: number;
@@ -194,12 +204,12 @@ function toDateText(name: string, value: string | Date | undefined, fallback: st
 
 /** The two clients of the sandbox: the main one (write scope) and a read-only one, derived from the seed. */
 function sandboxClients(options: MockServerOptions) {
-  const credentialRng = new Prng(hashString(`credentials:${String(options.seed ?? 1)}`));
+  const credentialRng = new Prng(hashString(`credentials:${String(options.seed ?? SANDBOX_DEFAULTS.seed)}`));
   const clientId = options.clientId ?? `cli_${credentialRng.hex(16)}`;
   const clientSecret = options.clientSecret ?? `sk_sandbox_${credentialRng.hex(32)}`;
   const readOnlyId = `${clientId}_readonly`;
   const readOnlySecret = `sk_sandbox_ro_${credentialRng.hex(32)}`;
-  const ttl = options.tokenTtlSeconds ?? 3600;
+  const ttl = options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds;
   if (!Number.isSafeInteger(ttl) || ttl <= 0)
     throw new TypeError("tokenTtlSeconds must be a positive integer");
   const tokens = new TokenStore(
@@ -212,16 +222,16 @@ function sandboxClients(options: MockServerOptions) {
 
 /** Starts the sandbox. Resolves once it listens. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const host = options.host ?? "127.0.0.1";
-  const referenceDate = toDateText("referenceDate", options.referenceDate, "2026-06-30");
+  const host = options.host ?? SANDBOX_DEFAULTS.host;
+  const referenceDate = toDateText("referenceDate", options.referenceDate, SANDBOX_DEFAULTS.referenceDate);
   const today = toDateText("today", options.today, referenceDate);
   const clients = sandboxClients(options);
 
   const { bundles, defaultVersion } = servedBundles(options);
-  const data = dataSet(options.seed ?? 1, referenceDate);
+  const data = dataSet(options.seed ?? SANDBOX_DEFAULTS.seed, referenceDate);
   const forms = {
-    token: options.tokenForm ?? "access_token",
-    product: options.productForm ?? "bare",
+    token: options.tokenForm ?? SANDBOX_DEFAULTS.tokenForm,
+    product: options.productForm ?? SANDBOX_DEFAULTS.productForm,
   } as const;
   const state = new SandboxState(
     data,

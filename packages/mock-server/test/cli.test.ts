@@ -1,17 +1,31 @@
 /** The `cdas-mock` command: prints the address, credentials, CA file and a curl line that works. */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
-import { startMockServer } from "../src/server.js";
+import { SANDBOX_DEFAULTS, startMockServer } from "../src/server.js";
 
 const bin = fileURLToPath(new URL("../bin/cdas-mock.js", import.meta.url));
 const built = existsSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url)));
 
 describe("cdas-mock", () => {
   // The command runs the built CLI; `turbo run test` builds first.
+  it.skipIf(!built)("--help states the defaults startMockServer uses for the options not given", () => {
+    const help = execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
+    for (const [option, value] of [
+      ["--host", SANDBOX_DEFAULTS.host],
+      ["--seed", SANDBOX_DEFAULTS.seed],
+      ["--token-ttl", SANDBOX_DEFAULTS.tokenTtlSeconds],
+      ["--token-form", SANDBOX_DEFAULTS.tokenForm],
+      ["--product-form", SANDBOX_DEFAULTS.productForm],
+      ["--reference-date", SANDBOX_DEFAULTS.referenceDate],
+    ] as const) {
+      expect(help, option).toMatch(new RegExp(`^  ${option} .*\\(default ${value}[;):]`, "m"));
+    }
+  });
+
   it.skipIf(!built).each(["SIGTERM", "SIGHUP"] as const)(
     "starts, prints a working curl line, and stops on %s, removing its CA file",
     async (signal) => {
