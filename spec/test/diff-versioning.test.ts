@@ -2,8 +2,10 @@
 // the change reports of the bundles: v1→v2 rows in v1-to-v2 and v1-to-v3, v2→v3 rows in v2-to-v3 and
 // v1-to-v3. Between v2 and v3 nothing else changes than the consent and end-user lists.
 import { describe, expect, it } from "vitest";
+import { pairName, versionPairs } from "../scripts/lib/docs-site.mjs";
 import { loadSpec } from "../scripts/lib/load-spec.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
+import { VERSIONS } from "./helpers";
 
 type Change = {
   class: "breaking" | "non-breaking" | "annotation";
@@ -26,13 +28,18 @@ const CONSENT = "GET /v1/consent";
 const END_USERS = "GET /v1/end-users";
 
 // loadSpec reads dist/vN.json, or bundles the sources when the build has not run.
-const docs = Object.fromEntries(["v1", "v2", "v3"].map((v) => [v, loadSpec(v).doc]));
+const docs = Object.fromEntries(VERSIONS.map((v) => [v, loadSpec(v).doc]));
 const report = (from: string, to: string) => diffDocuments(docs[from], docs[to], { from, to }) as Report;
-const reports = {
-  "v1-to-v2": report("v1", "v2"),
-  "v2-to-v3": report("v2", "v3"),
-  "v1-to-v3": report("v1", "v3"),
-};
+/** The report of every pair of registered versions (older first), as the build writes them: "v1-to-v2", ... */
+const reports = new Map<string, Report>(
+  (versionPairs(VERSIONS) as [string, string][]).map(([from, to]) => [pairName(from, to), report(from, to)]),
+);
+/** The report of a pair the rows below name (the interface's tables say what those pairs change). */
+function reportOf(pair: string): Report {
+  const found = reports.get(pair);
+  if (!found) throw new Error(`no report ${pair}: the registered versions are ${VERSIONS.join(", ")}`);
+  return found;
+}
 
 /** Changes whose pointer matches, that are not examples (examples are documentation). */
 function find(r: Report, pointer: RegExp, action?: string): Change[] {
@@ -303,7 +310,7 @@ describe.each([
   ["v1-to-v3", V2_TO_V3],
 ] as const)("%s report", (name, rows) => {
   it.each(rows.map((row) => [row.area, row] as const))("%s", (_area, row) => {
-    row.check(reports[name]);
+    row.check(reportOf(name));
   });
 });
 
@@ -311,7 +318,7 @@ describe("scope of each step", () => {
   const documentLevel = (c: Change) => c.operations.length === 0;
 
   it("v2 to v3 changes nothing but the consent and end-user lists (and the document's own version)", () => {
-    const r = reports["v2-to-v3"];
+    const r = reportOf("v2-to-v3");
     expect(r.counts.breaking).toBeGreaterThan(0);
     for (const change of r.changes) {
       if (documentLevel(change)) {
@@ -324,9 +331,9 @@ describe("scope of each step", () => {
   });
 
   it("v1 to v2 changes only the identity, transactions, product detail and accounts responses", () => {
-    const operations = new Set(reports["v1-to-v2"].changes.flatMap((c) => c.operations));
+    const operations = new Set(reportOf("v1-to-v2").changes.flatMap((c) => c.operations));
     expect([...operations].sort()).toEqual([ACCOUNTS, TRANSACTIONS, PRODUCT, IDENTITY].sort());
-    for (const change of reports["v1-to-v2"].changes.filter((c) => !documentLevel(c))) {
+    for (const change of reportOf("v1-to-v2").changes.filter((c) => !documentLevel(c))) {
       expect(
         change.pointer.includes("/parameters/") || change.pointer.includes("requestBody"),
         change.pointer,
@@ -336,8 +343,8 @@ describe("scope of each step", () => {
 
   it("v1 to v3 holds every change of both steps that the later step does not undo", () => {
     const key = (c: Change) => `${c.action} ${c.pointer} ${c.class}`;
-    const combined = new Set(reports["v1-to-v3"].changes.map(key));
-    const operationChanges = [...reports["v1-to-v2"].changes, ...reports["v2-to-v3"].changes].filter(
+    const combined = new Set(reportOf("v1-to-v3").changes.map(key));
+    const operationChanges = [...reportOf("v1-to-v2").changes, ...reportOf("v2-to-v3").changes].filter(
       (c) => !documentLevel(c) && c.class !== "annotation",
     );
     expect(operationChanges.length).toBeGreaterThan(0);
@@ -346,7 +353,7 @@ describe("scope of each step", () => {
 });
 
 describe("v2 to v3, counted once and said in words", () => {
-  const changes = reports["v2-to-v3"].changes;
+  const changes = reportOf("v2-to-v3").changes;
   /** The single change at `pointer`. */
   const at = (pointer: string) => {
     const found = changes.filter((c) => c.pointer === pointer);
@@ -394,11 +401,11 @@ describe("pointers", () => {
       .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
       .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
 
-  it.each(Object.keys(reports) as (keyof typeof reports)[])(
+  it.each([...reports.keys()])(
     "%s: every pointer into the document names a place in the older or the newer bundle",
     (name) => {
       const [from, to] = name.split("-to-") as [string, string];
-      const inDocument = reports[name].changes.filter((c) => c.pointerScope === "document");
+      const inDocument = reportOf(name).changes.filter((c) => c.pointerScope === "document");
       expect(inDocument.length).toBeGreaterThan(0);
       const dangling = inDocument
         .filter((c) => at(docs[from], c.pointer) === undefined && at(docs[to], c.pointer) === undefined)

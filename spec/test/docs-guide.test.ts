@@ -5,10 +5,11 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { pairName, versionPairs } from "../scripts/lib/docs-site.mjs";
 import { formatGuideMarkdown } from "../scripts/lib/guide-format.mjs";
 import { buildGuide, migrationSize, operationSections } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
-import { freshBundle, SPEC_DIR, typeCheck } from "./helpers";
+import { freshBundle, SPEC_DIR, typeCheck, VERSIONS } from "./helpers";
 
 const REPO = path.resolve(SPEC_DIR, "..");
 // The interface spec lives beside the repository (shared/ next to the clone), or where CDAS_INTERFACE_SPEC says.
@@ -41,11 +42,16 @@ const load = freshBundle;
 function guideOf(from: string, to: string): Guide {
   return buildGuide(diffDocuments(load(from), load(to), { from, to }), load(from), load(to));
 }
-const GUIDES = {
-  "v1-to-v2": guideOf("v1", "v2"),
-  "v2-to-v3": guideOf("v2", "v3"),
-  "v1-to-v3": guideOf("v1", "v3"),
-};
+/** The guide of every pair of registered versions (older first), as the build writes them: "v1-to-v2", ... */
+const GUIDES = new Map<string, Guide>(
+  (versionPairs(VERSIONS) as [string, string][]).map(([from, to]) => [pairName(from, to), guideOf(from, to)]),
+);
+/** The guide of a pair the checks below name (the interface's tables say what those pairs change). */
+function guideFor(pair: string): Guide {
+  const found = GUIDES.get(pair);
+  if (!found) throw new Error(`no guide ${pair}: the registered versions are ${VERSIONS.join(", ")}`);
+  return found;
+}
 const entriesOf = (guide: Guide) =>
   guide.sections.flatMap((s) => s.entries.map((e) => ({ ...e, operations: s.operations })));
 
@@ -95,7 +101,7 @@ describe("the guides against the interface's versioning tables", () => {
     ["v2-to-v3", V2_TO_V3],
     ["v1-to-v3", { ...V1_TO_V2, ...V2_TO_V3 }],
   ] as const)("%s: every row of its table(s) is in exactly one entry", (pair, rows) => {
-    const entries = entriesOf(GUIDES[pair]);
+    const entries = entriesOf(guideFor(pair));
     for (const [area, words] of Object.entries(rows)) {
       const holding = entries.filter((e) => e.text.includes(words));
       expect(
@@ -106,13 +112,13 @@ describe("the guides against the interface's versioning tables", () => {
   });
 
   it("the v1-to-v2 guide says nothing about the consent and end-user lists, the v2-to-v3 guide nothing about banking", () => {
-    const operations = (pair: keyof typeof GUIDES) => GUIDES[pair].sections.flatMap((s) => s.operations);
+    const operations = (pair: string) => guideFor(pair).sections.flatMap((s) => s.operations);
     expect(operations("v1-to-v2").filter((op) => /consent|end-users/.test(op))).toEqual([]);
     expect(operations("v2-to-v3").filter((op) => /banking|identity/.test(op))).toEqual([]);
   });
 
   it("every breaking change is in an entry; only whole components and annotations are folded", () => {
-    for (const guide of Object.values(GUIDES)) {
+    for (const guide of GUIDES.values()) {
       const foldedBreaking = guide.folded.filter((c) => c.class === "breaking");
       for (const change of foldedBreaking) expect(change.pointer).toMatch(/^\/components\/\w+\/[^/]+$/);
       expect(entriesOf(guide).some((e) => e.breaking)).toBe(true);
@@ -120,7 +126,7 @@ describe("the guides against the interface's versioning tables", () => {
   });
 
   it("no entry repeats another", () => {
-    for (const guide of Object.values(GUIDES)) {
+    for (const guide of GUIDES.values()) {
       const texts = entriesOf(guide).map((e) => `${e.places.join(",")} ${e.text}`);
       expect(new Set(texts).size).toBe(texts.length);
     }
@@ -130,7 +136,7 @@ describe("the guides against the interface's versioning tables", () => {
 describe("the version bar's link to a guide", () => {
   it("opens the section most an operation's own, not one it shares with others", () => {
     let shared = 0;
-    for (const guide of Object.values(GUIDES)) {
+    for (const guide of GUIDES.values()) {
       const chosen = operationSections(guide);
       for (const [op, anchor] of Object.entries(chosen)) {
         const naming = guide.sections.filter((section) => section.operations.includes(op));
@@ -145,7 +151,7 @@ describe("the version bar's link to a guide", () => {
   });
 
   it("the section it opens links every other section that concerns the operation, with what each holds", () => {
-    for (const guide of Object.values(GUIDES)) {
+    for (const guide of GUIDES.values()) {
       const pair = `${guide.from.label}-to-${guide.to.label}`;
       for (const [op, anchor] of Object.entries(operationSections(guide))) {
         if (op === "every operation") continue;
@@ -167,10 +173,10 @@ describe("the version bar's link to a guide", () => {
       }
     }
     // The reported case: getBankingProduct's own section (the depositRates rename) leads to the fees.
-    const product = GUIDES["v1-to-v3"].sections.find(
+    const product = guideFor("v1-to-v3").sections.find(
       (s) => s.operations.join() === "GET /v1/banking/products/{product_id}",
     )!;
-    const markdown = formatGuideMarkdown(GUIDES["v1-to-v3"] as never);
+    const markdown = formatGuideMarkdown(guideFor("v1-to-v3") as never);
     expect(markdown).toContain(
       "More changes of `GET /v1/banking/products/{product_id}` are in [`GET /v1/banking/accounts`, `GET /v1/banking/products/{product_id}`](#op-get-v1-banking-accounts--op-get-v1-banking-products-product-id)",
     );
@@ -179,10 +185,10 @@ describe("the version bar's link to a guide", () => {
 });
 
 describe("the size of a migration", () => {
-  it.each(Object.keys(GUIDES) as (keyof typeof GUIDES)[])(
+  it.each([...GUIDES.keys()])(
     "%s: the changes to make are the breaking entries, the differences the report's breaking count, and the guide says both",
     (pair) => {
-      const guide = GUIDES[pair];
+      const guide = guideFor(pair);
       const size = migrationSize(guide);
       expect(size.toMake).toBe(entriesOf(guide).filter((e) => e.breaking).length);
       expect(size.differences).toBe(guide.counts.breaking);
@@ -197,13 +203,13 @@ describe("the size of a migration", () => {
 });
 
 describe("the code to change", () => {
-  const sectionOf = (pair: keyof typeof GUIDES, operations: string) =>
-    GUIDES[pair].sections.find((s) => s.operations.join(" · ") === operations)!;
+  const sectionOf = (pair: string, operations: string) =>
+    guideFor(pair).sections.find((s) => s.operations.join(" · ") === operations)!;
 
-  it.each(Object.keys(GUIDES) as (keyof typeof GUIDES)[])(
+  it.each([...GUIDES.keys()])(
     "%s: every operation: the SDK's version, and the import of a client used directly",
     (pair) => {
-      const { from, to } = GUIDES[pair];
+      const { from, to } = guideFor(pair);
       const code = sectionOf(pair, "every operation").code ?? [];
       expect(code).toContain(`- import { createClient } from "@cdas/client-${from.label}";`);
       expect(code).toContain(`+ import { createClient } from "@cdas/client-${to.label}";`);
@@ -257,7 +263,7 @@ describe("reshaped containers (a field that becomes an array, or stops being one
   it.each(["v1-to-v2", "v1-to-v3"] as const)(
     "%s: applicability_conditions is said with its items; fields that move into them are not gone",
     (pair) => {
-      const [entry, ...more] = applicability(GUIDES[pair]);
+      const [entry, ...more] = applicability(guideFor(pair));
       expect(more).toEqual([]);
       expect(entry!.text).toBe(
         `\`applicability_conditions\` is now an array of ${SHAPE} instead of an object; \`additional_info\` and \`additional_info_uri\` are now in each item`,
@@ -288,7 +294,7 @@ describe("reshaped containers (a field that becomes an array, or stops being one
   it.each(["v1-to-v2", "v1-to-v3"] as const)(
     "%s: a field that moves into a new object beside it is said as moved, with its code; new and renamed objects show their fields",
     (pair) => {
-      const entries = entriesOf(GUIDES[pair]);
+      const entries = entriesOf(guideFor(pair));
       const fees = entries.find((e) => e.places.includes("accounts[].fees[]"));
       expect(fees!.text).toContain("`amount` is now `fixed_amount.amount`");
       expect(fees!.text).toContain("new: `fee_method_u_type` and `fixed_amount` `{amount}`");
@@ -309,7 +315,7 @@ describe("reshaped containers (a field that becomes an array, or stops being one
         "`nppPayload` is now `npp_payload` `{extended_description, service, service_version}`",
       );
       expect(extended!.text).toContain("`x2p101_payload` is gone");
-      const markdown = formatGuideMarkdown(GUIDES[pair] as never);
+      const markdown = formatGuideMarkdown(guideFor(pair) as never);
       expect(markdown).toContain("+ fee.fixed_amount?.amount");
       expect(markdown).toContain("+ fee.rate_based // replaces them as a whole");
       expect(markdown).toContain("+ extendedData.npp_payload?.service");
@@ -393,7 +399,7 @@ describe("the v1-to-v3 guide against a v1 program recompiled against v3", () => 
       ).toBe(true);
     }
     expect(causes.length).toBeGreaterThanOrEqual(7);
-    const entries = entriesOf(GUIDES["v1-to-v3"]);
+    const entries = entriesOf(guideFor("v1-to-v3"));
     for (const error of causes) {
       const operation = operationAt(error.line, source);
       const candidates = entries.filter((e) => e.operations.includes(operation));

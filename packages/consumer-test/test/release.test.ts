@@ -9,6 +9,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -249,5 +250,56 @@ describe("the quick start on a machine with only Node and npm (scripts/env.sh)",
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the files that list the clients by hand (spec/README.md, adding a version, step 5)", () => {
+  // A package.json cannot read the registry: each of these names every client itself.
+  const clientFolders = readdirSync(join(ROOT, "packages"))
+    .filter((name) => /^client-v\d+$/.test(name))
+    .sort();
+  const clientsIn = (names: Iterable<string>) =>
+    [...names]
+      .map((name) => name.replace(/^@cdas\//, ""))
+      .filter((name) => /^client-v\d+$/.test(name))
+      .sort();
+  /** The package names a manifest lists under `field` (dependencies, overrides, ...). */
+  const namesIn = (file: string, field: string) => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, file), "utf8")) as Record<string, object | undefined>;
+    return Object.keys(manifest[field] ?? {});
+  };
+  const HAND_LISTS: [file: string, clients: () => string[]][] = [
+    ["examples/package.json", () => clientsIn(namesIn("examples/package.json", "dependencies"))],
+    [
+      "packages/consumer-test/package.json",
+      () => clientsIn(namesIn("packages/consumer-test/package.json", "devDependencies")),
+    ],
+    [
+      "examples/typescript/package.json",
+      () => clientsIn(namesIn("examples/typescript/package.json", "overrides")),
+    ],
+    [
+      "examples/typescript/README.md",
+      () => {
+        const loop = /^for p in (.+); do .*pnpm pack/m.exec(
+          readFileSync(join(ROOT, "examples/typescript/README.md"), "utf8"),
+        );
+        return clientsIn(loop?.[1]?.split(/\s+/) ?? []);
+      },
+    ],
+  ];
+
+  it("finds the client packages", () => {
+    expect(clientFolders).toEqual(expect.arrayContaining(["client-v1"]));
+  });
+
+  it.each(HAND_LISTS)("%s names every packages/client-v* and no other", (_file, clients) => {
+    expect(clients()).toEqual(clientFolders);
+  });
+
+  it("spec/README.md names each of these files in its steps for adding a version", () => {
+    const readme = readFileSync(join(ROOT, "spec/README.md"), "utf8");
+    const addingAVersion = readme.slice(readme.indexOf("- **A version**"));
+    for (const [file] of HAND_LISTS) expect(addingAVersion, file).toContain(`\`${file}\``);
   });
 });
