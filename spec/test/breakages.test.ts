@@ -57,6 +57,23 @@ const BREAKAGES: Breakage[] = [
     },
   },
   {
+    name: "a type invented for a field the interface leaves untyped (deposit_rate_type given string)",
+    version: "v1",
+    caughtBy: "fidelity-resources",
+    apply: (doc) => {
+      at(doc, "#/components/schemas/DepositRateBase/allOf/1/properties/deposit_rate_type").type = "string";
+    },
+  },
+  {
+    name: "an implied type kept without saying what implies it (a rate's additional_info)",
+    version: "v1",
+    caughtBy: "fidelity-resources",
+    apply: (doc) => {
+      at(doc, "#/components/schemas/BankingRateBase/properties/additional_info").description =
+        "Additional information about the rate.";
+    },
+  },
+  {
     name: "a format changed (Account.creation_date date to date-time)",
     version: "v1",
     caughtBy: "fidelity-resources",

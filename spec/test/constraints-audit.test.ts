@@ -138,6 +138,7 @@ const JUSTIFIED: Record<string, string> = {
   "schemas/ServicePointList required=data": "`/v1/service-points` response `{data: [Service point]}`",
   "schemas/ConcessionList required=data": "`/v1/concessions` response `{data: [Concession]}`",
   "schemas/IdentityList required=data": "`/v1/identity` response `{data: [Identity]}`",
+  "schemas/Identity required=consent_id": "Identity: `consent_id` string, Consent (present in responses)",
   "schemas/IncomeList required=data": "`/v1/income` response `{data: [Income]}`",
   "schemas/ScheduledPaymentList required=data":
     "`/v1/scheduled-payments` response `{data: [Scheduled payment]}`",

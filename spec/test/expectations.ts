@@ -17,6 +17,11 @@ export type Expectation =
       accepts?: string[];
       /** Values shown but the set is not complete or not shown: no enum at all. */
       open?: boolean;
+      /**
+       * The interface names the field without a type and its text implies this one: the field's
+       * description must say so ("The interface names it without a type; a string, as ...").
+       */
+      implied?: boolean;
       minimum?: number;
       maximum?: number;
     }
@@ -29,8 +34,12 @@ export type Expectation =
   | { kind: "array"; items: Expectation }
   /** An object whose contents the interface does not list. */
   | { kind: "anyObject" }
-  /** A field the interface names without a type: present, and no invented enum. */
-  | { kind: "untyped" };
+  /**
+   * A field the interface names without a type (and whose type it does not imply): present, no type,
+   * no invented enum, and a description that says the type is not documented. `bare`: an array's
+   * items, whose array carries the description.
+   */
+  | { kind: "untyped"; bare?: boolean };
 
 const scalar = (
   type: ScalarType,
@@ -51,6 +60,17 @@ export const dateTime = scalar("string", { format: "date-time" });
 /** A date or timestamp the interface gives without `YYYY-MM-DD` or ISO 8601: a string, no format. */
 export const unformattedDate = scalar("string", { format: "none" });
 export const untyped: Expectation = { kind: "untyped" };
+/** Items of an array whose item type the interface does not give (the array's description says so). */
+export const untypedItems: Expectation = { kind: "untyped", bare: true };
+/** A string the interface names without a type but implies (the description says what implies it). */
+export const impliedStr = scalar("string", { implied: true });
+/** A date named without a type (a string by "dates are strings"), without a format. */
+export const impliedUnformattedDate = scalar("string", { format: "none", implied: true });
+
+/** What a description says of a field the interface leaves untyped. */
+export const UNTYPED_WORDS = /\btype (and values )?((is|are) )?not documented by the interface/i;
+/** What a description says of a type the interface implies: the words, then what implies it. */
+export const IMPLIED_WORDS = /\bnames it without a type; an? (string|number|integer|boolean), as \S/;
 export const anyObject: Expectation = { kind: "anyObject" };
 /** A string with a closed set of values. */
 export const oneOf = (...values: string[]) => scalar("string", { closed: values });
@@ -113,6 +133,14 @@ export function expectSchema(
   switch (expectation.kind) {
     case "untyped":
       expect(flat.enum, `${where}: the interface gives no values, so no enum`).toBeUndefined();
+      expect(
+        sorted(flat.types ?? []),
+        `${where}: the interface gives no type (and implies none), so the type stays open`,
+      ).toEqual([]);
+      if (!expectation.bare)
+        expect(flat.description ?? "", `${where}: the description says the type is not documented`).toMatch(
+          UNTYPED_WORDS,
+        );
       return;
     case "anyObject":
       expect(sorted(flat.types ?? []), `${where}: type`).toEqual(["object"]);
@@ -150,6 +178,13 @@ export function expectSchema(
         // Plain or open values: the interface lists no (complete) set, so an enum would be invented.
         expect(values, `${where}: no enum (the interface gives no complete set of values)`).toBeUndefined();
       }
+      if (expectation.implied)
+        expect(
+          flat.description ?? "",
+          `${where}: the interface names it without a type, so the description says what implies ${expectation.type}`,
+        ).toMatch(
+          new RegExp(IMPLIED_WORDS.source.replace("(string|number|integer|boolean)", expectation.type)),
+        );
       if (expectation.minimum !== undefined)
         expect(flat.minimum, `${where}: minimum`).toBe(expectation.minimum);
       if (expectation.maximum !== undefined)

@@ -91,14 +91,31 @@ describe("Product categories (common categories, not necessarily complete)", () 
 });
 
 resourceTable("Transaction (summary family)", "Transaction", RESOURCES.Transaction!);
+describe("Transaction: the interface links no field to status", () => {
+  it.each(VERSIONS)(
+    "%s posted_date is neither required nor conditional on status, and its description says so",
+    (version) => {
+      const doc = loadBundle(version);
+      const transaction = inline(doc, component(doc, "Transaction")) as Record<string, unknown>;
+      expect([...flatten(doc, transaction).required]).not.toContain("posted_date");
+      for (const keyword of ["if", "then", "else", "dependentRequired", "dependentSchemas", "oneOf", "anyOf"])
+        expect(
+          transaction,
+          `no ${keyword}: the interface says nothing of posted_date by status`,
+        ).not.toHaveProperty(keyword);
+      const postedDate = flatten(doc, schemaAt(doc, transaction, ["posted_date"]));
+      expect(postedDate.description).toMatch(/does not say whether a `PENDING` transaction has one/);
+    },
+  );
+});
 resourceTable("Service point (summary family)", "ServicePoint", RESOURCES.ServicePoint!);
 resourceTable("Concession (summary family)", "Concession", RESOURCES.Concession!);
 resourceTable("Identity (summary family)", "Identity", RESOURCES.Identity!);
 
-describe("Identity: available fields depend on the permissions granted", () => {
-  it.each(VERSIONS)("%s Identity marks no field required", (version) => {
+describe("Identity: available fields depend on the permissions granted; consent_id is present in responses", () => {
+  it.each(VERSIONS)("%s Identity requires consent_id and no other field", (version) => {
     const doc = loadBundle(version);
-    expect([...flatten(doc, component(doc, "Identity")).required]).toEqual([]);
+    expect([...flatten(doc, component(doc, "Identity")).required]).toEqual(["consent_id"]);
   });
 });
 

@@ -365,6 +365,20 @@ describe("Version 2 to 3 changes", () => {
     },
   );
 
+  it.each(VERSIONS)(
+    "query expires_before: %s the documents say the row does not name the list that accepts it",
+    (version) => {
+      const doc = loadBundle(version);
+      const silent = /(without saying|does not say) which of the two/;
+      const endUsers = doc.paths["/v1/end-users"].get.description as string;
+      expect(endUsers).toMatch(silent);
+      if (!builtOn(version, "v3")) {
+        const parameter = parameters(doc, "/v1/consent").find((p) => p.name === "expires_before");
+        expect(parameter?.description).toMatch(silent);
+      }
+    },
+  );
+
   it.each(LIST_ROWS)(
     "paging: %s %s none in v1 and v2, opt-in page[size|after|before] in v3",
     (version, path) => {

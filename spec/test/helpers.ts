@@ -69,6 +69,8 @@ export interface Flat {
   /** Allowed values when every branch restricts them (enum or const); undefined when open. */
   enum: unknown[] | undefined;
   format: string | undefined;
+  /** The first description found (own, then allOf members in order). */
+  description: string | undefined;
   default: unknown;
   minimum: number | undefined;
   maximum: number | undefined;
@@ -110,6 +112,7 @@ export function flatten(doc: Node, schema: unknown): Flat {
     required: new Set<string>(node.required ?? []),
     enum: node.const !== undefined ? [node.const] : node.enum,
     format: node.format,
+    description: node.description,
     default: node.default,
     minimum: node.minimum,
     maximum: node.maximum,
@@ -137,6 +140,7 @@ function mergeAll(a: Flat, b: Flat): Flat {
     required: new Set([...a.required, ...b.required]),
     enum: a.enum && b.enum ? a.enum.filter((v) => b.enum!.some((w) => Object.is(v, w))) : (a.enum ?? b.enum),
     format: a.format ?? b.format,
+    description: a.description ?? b.description,
     default: a.default ?? b.default,
     minimum: a.minimum ?? b.minimum,
     maximum: a.maximum ?? b.maximum,
@@ -170,6 +174,7 @@ function unite(doc: Node, members: unknown[]): Flat {
     ),
     enum: restricted ? flats.flatMap((f) => f.enum ?? [null]) : undefined,
     format: nonNull.length === 1 ? first?.format : undefined,
+    description: undefined,
     default: undefined,
     minimum: nonNull.length === 1 ? first?.minimum : undefined,
     maximum: nonNull.length === 1 ? first?.maximum : undefined,

@@ -9,6 +9,8 @@ import {
   dateTime,
   type Expectation,
   extensibleObj,
+  impliedStr,
+  impliedUnformattedDate,
   int,
   nullable,
   num,
@@ -20,9 +22,17 @@ import {
   unformattedDate,
   untyped,
   untypedFields,
+  untypedItems,
   withRange,
 } from "./expectations";
 import { builtOn, type Version } from "./helpers";
+
+/**
+ * `additional_info`, `additional_info_uri`, `additional_value` where the interface names them without
+ * a type: strings, implied because the interface lists them among the strings of the tier, fee,
+ * discount and account-feature objects and never gives them another type.
+ */
+const impliedAdditional = (...names: string[]) => Object.fromEntries(names.map((name) => [name, impliedStr]));
 
 // ---------------------------------------------------------------- Resources and their fields
 
@@ -276,19 +286,20 @@ export const RESOURCES: Record<string, Expectation> = {
       next_payment_date: unformattedDate, // "(date)"
       event_based: obj(untypedFields("description")),
       interval_schedule: obj({
-        final_payment_date: unformattedDate, // "dates are strings"
+        // Named without a type: a date by its name, and "dates are strings".
+        final_payment_date: impliedUnformattedDate,
         non_business_day_treatment: untyped,
         payments_remaining: int,
-        // "intervals array of {day_in_interval, interval} durations": ISO 8601 durations are strings
-        intervals: arr(obj(strings("day_in_interval", "interval"))),
+        // "intervals array of {day_in_interval, interval} durations": durations, no type, no format
+        // (unlike the rate frequencies, "ISO 8601 duration").
+        intervals: arr(obj(untypedFields("day_in_interval", "interval"))),
       }),
       last_week_day: obj({
-        ...untypedFields("last_week_day", "non_business_day_treatment"),
-        final_payment_date: unformattedDate,
-        interval: str, // a duration, as in interval_schedule
+        ...untypedFields("last_week_day", "non_business_day_treatment", "interval"),
+        final_payment_date: impliedUnformattedDate,
         payments_remaining: int,
       }),
-      once_off: obj({ payment_date: unformattedDate }),
+      once_off: obj({ payment_date: impliedUnformattedDate }),
     }),
   }),
   ShortError: obj(strings("id", "message", "name")),
@@ -302,16 +313,12 @@ export const RESOURCES: Record<string, Expectation> = {
 /** `applicability_conditions`: one object in v1; an array of objects from v2 (Versioning, v1 to v2). */
 const applicabilityConditions = (v: Version): Expectation =>
   v === "v1"
-    ? obj(strings("additional_info", "additional_info_uri"))
+    ? obj(impliedAdditional("additional_info", "additional_info_uri"))
     : arr(
-        obj(
-          untypedFields(
-            "rate_applicability_type",
-            "additional_value",
-            "additional_info",
-            "additional_info_uri",
-          ),
-        ),
+        obj({
+          rate_applicability_type: untyped,
+          ...impliedAdditional("additional_value", "additional_info", "additional_info_uri"),
+        }),
       );
 
 /** Rate tier: minimum/maximum numbers in v1, strings later. */
@@ -329,34 +336,40 @@ export const rateTier = (v: Version): Expectation =>
     applicability_conditions: applicabilityConditions(v),
   });
 
-/** Rate object (deposit and lending) fields; v2 adds `application_type` (e.g. periodic). */
+/**
+ * Rate object (deposit and lending) fields: "`additional_info`, `additional_info_uri`, `additional_value`,
+ * `application_frequency` (ISO 8601 duration), `calculation_frequency` (ISO 8601 duration), `rate`
+ * (string)": the "(string)" is `rate`'s alone, so the `additional_*` fields are named without a type.
+ * v2 adds `application_type` ("e.g. periodic": no type, but the value given is a word, so a string).
+ */
 const rateFields = (v: Version): Record<string, Expectation> => ({
-  ...strings(
-    "additional_info",
-    "additional_info_uri",
-    "additional_value",
-    "application_frequency",
-    "calculation_frequency",
-    "rate",
-  ),
+  ...impliedAdditional("additional_info", "additional_info_uri", "additional_value"),
+  ...strings("application_frequency", "calculation_frequency", "rate"),
   tiers: arr(rateTier(v)),
   applicability_conditions: applicabilityConditions(v),
-  ...(v === "v1" ? {} : { application_type: openString }),
+  ...(v === "v1" ? {} : { application_type: impliedStr }),
 });
 
-export const depositRate = (v: Version): Expectation =>
-  obj({ ...rateFields(v), deposit_rate_type: openString /* rate types: not shown */ });
+/** "array of rate objects (below) with `deposit_rate_type`": no type (rate types: not shown). */
+export const depositRate = (v: Version): Expectation => obj({ ...rateFields(v), deposit_rate_type: untyped });
 
+/**
+ * "`lending_rate_type`, `loan_purpose`, `repayment_type`, `comparison_rate`, `interest_payment_due`
+ * (string, may hold comma-joined values)": the "(string)" is `interest_payment_due`'s;
+ * `comparison_rate` is a rate ("Money and rate values are strings"); the other three have no type.
+ */
 export const lendingRate = (v: Version): Expectation =>
   obj({
     ...rateFields(v),
-    lending_rate_type: openString,
-    ...strings("loan_purpose", "repayment_type", "comparison_rate", "interest_payment_due"),
+    ...untypedFields("lending_rate_type", "loan_purpose", "repayment_type"),
+    comparison_rate: impliedStr,
+    interest_payment_due: str,
   });
 
-const eligibility = obj(
-  untypedFields("discount_eligibility_type", "additional_info", "additional_info_uri", "additional_value"),
-);
+const eligibility = obj({
+  discount_eligibility_type: untyped,
+  ...impliedAdditional("additional_info", "additional_info_uri", "additional_value"),
+});
 
 /** Fee discount: flat amount and rate fields in v1; `discount_method_u_type` plus nested objects later. */
 export const feeDiscount = (v: Version): Expectation =>
@@ -380,7 +393,7 @@ export const feeDiscount = (v: Version): Expectation =>
         ...strings("description", "additional_info", "additional_info_uri", "additional_value"),
         discount_type: openString,
         eligibility: arr(eligibility),
-        discount_method_u_type: openString,
+        discount_method_u_type: untyped, // "`discount_method_u_type` plus nested ...": no type
         fixed_amount: anyObject,
         rate_based: anyObject,
       });
@@ -527,7 +540,7 @@ export const bankingAccount = (v: Version): Expectation =>
     ),
   });
 
-const additionalUris = arr(obj(untypedFields("additional_info_uri", "description")));
+const additionalUris = arr(obj({ additional_info_uri: impliedStr, description: untyped }));
 
 const bankingProductFields: Record<string, Expectation> = {
   ...strings(
@@ -565,18 +578,33 @@ export const bankingProductDetail = (v: Version): Expectation =>
     ...bankingProductFields,
     bundles: arr(
       obj({
-        ...untypedFields("name", "description", "additional_info", "additional_info_uri"),
-        product_ids: arr(untyped),
+        ...untypedFields("name", "description"),
+        ...impliedAdditional("additional_info", "additional_info_uri"),
+        product_ids: arr(untypedItems),
       }),
     ),
     constraints: arr(
-      obj(untypedFields("constraint_type", "additional_info", "additional_info_uri", "additional_value")),
+      obj({
+        constraint_type: untyped,
+        ...impliedAdditional("additional_info", "additional_info_uri", "additional_value"),
+      }),
     ),
     eligibility: arr(
-      obj(untypedFields("eligibility_type", "additional_info", "additional_info_uri", "additional_value")),
+      obj({
+        eligibility_type: untyped,
+        ...impliedAdditional("additional_info", "additional_info_uri", "additional_value"),
+      }),
     ),
+    // The same four fields the account's `features` gives as strings: implied strings here.
     features: arr(
-      obj(untypedFields("feature_type", "additional_info", "additional_info_uri", "additional_value")),
+      obj(
+        Object.fromEntries(
+          ["feature_type", "additional_info", "additional_info_uri", "additional_value"].map((name) => [
+            name,
+            impliedStr,
+          ]),
+        ),
+      ),
     ),
     fees: arr(fee(v)),
     ...(v === "v1"
