@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Fails when a spec version changes in a breaking way and no pending changeset bumps the affected
-// packages (@cdas/spec and that version's client) as major. Used by the CI job on pull requests.
+// Fails when a spec version changes in a breaking way and no pending changeset gives the affected
+// packages (@cdas/spec and that version's client) a breaking bump: major from 1.0.0, minor before it
+// (semver's 0.x, where changesets takes 0.y to 0.(y+1)). Used by the CI job on pull requests.
 //
 //   node scripts/check-breaking-changesets.mjs <from> [<to>] [--changesets <dir>]
 //
 // <from> and <to> name one document per version (of spec/versions.json) with `{version}` in place of
 // the version's name, in any form `pnpm spec:diff` reads: `origin/main:{version}` (the base branch's
 // sources), `{version}` (this tree, the default <to>) or a bundle file. Prints each version's breaking changes (Markdown).
-// Exit codes: 0 covered or nothing breaking, 1 a major changeset is missing, 2 usage or input error.
+// Exit codes: 0 covered or nothing breaking, 1 a breaking bump is missing, 2 usage or input error.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,9 +25,10 @@ export function packagesAffectedBy(version) {
   return ["@cdas/spec", `@cdas/client-${version}`];
 }
 
+const RANK = { patch: 1, minor: 2, major: 3 };
+
 /** Package name to its highest bump among the pending changesets of `dir` (front matter only). */
 export function pendingBumps(dir) {
-  const rank = { patch: 1, minor: 2, major: 3 };
   const bumps = new Map();
   for (const file of readdirSync(dir).filter((name) => name.endsWith(".md") && name !== "README.md")) {
     const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(join(dir, file), "utf8"));
@@ -34,16 +36,35 @@ export function pendingBumps(dir) {
       const entry = /^\s*["']?([^"':]+)["']?\s*:\s*(patch|minor|major)\s*$/.exec(line);
       if (!entry) continue;
       const [, name, bump] = entry;
-      if ((rank[bump] ?? 0) > (rank[bumps.get(name)] ?? 0)) bumps.set(name, bump);
+      if ((RANK[bump] ?? 0) > (RANK[bumps.get(name)] ?? 0)) bumps.set(name, bump);
     }
   }
   return bumps;
 }
 
-/** Packages that need a major changeset and have none, given the versions with breaking changes. */
-export function missingMajors(breakingVersions, bumps) {
-  const needed = new Set(breakingVersions.flatMap(packagesAffectedBy));
-  return [...needed].filter((name) => bumps.get(name) !== "major").sort();
+/**
+ * The bump a breaking change needs of a package now at `version`: major from 1.0.0; before it minor,
+ * as semver's 0.x has it (a major would take 0.0.0 to 1.0.0 instead of the first release, 0.1.0).
+ */
+export function breakingBump(version) {
+  return Number(version.split(".")[0]) >= 1 ? "major" : "minor";
+}
+
+/** A workspace package's version in this tree, by name (@cdas/spec is spec/, the others packages/<name>). */
+function currentVersion(name) {
+  const dir = name === "@cdas/spec" ? "spec" : join("packages", name.replace(/^@cdas\//, ""));
+  return JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")).version;
+}
+
+/**
+ * The packages whose pending bump is below the breaking one, given the versions with breaking
+ * changes: `[name, bump needed]`, by name. `versionOf` gives a package's current version.
+ */
+export function missingBumps(breakingVersions, bumps, versionOf = currentVersion) {
+  const needed = [...new Set(breakingVersions.flatMap(packagesAffectedBy))].sort();
+  return needed
+    .map((name) => [name, breakingBump(versionOf(name))])
+    .filter(([name, bump]) => (RANK[bumps.get(name)] ?? 0) < RANK[bump]);
 }
 
 /**
@@ -101,13 +122,16 @@ function main() {
   const breaking = compared.filter((version) =>
     isBreaking(fill(fromTemplate, version), fill(toTemplate, version), version),
   );
-  const missing = missingMajors(breaking, pendingBumps(values.changesets));
+  const missing = missingBumps(breaking, pendingBumps(values.changesets));
   if (breaking.length === 0) console.log("No breaking spec change.");
   else if (missing.length === 0)
-    console.log(`Breaking changes in ${breaking.join(", ")} carry major changesets.`);
-  else {
     console.log(
-      `Breaking changes in ${breaking.join(", ")} need a major changeset for: ${missing.join(", ")} (pnpm changeset).`,
+      `Breaking changes in ${breaking.join(", ")} carry breaking bumps (major, or minor while 0.x).`,
+    );
+  else {
+    const list = missing.map(([name, bump]) => `${name} (${bump})`).join(", ");
+    console.log(
+      `Breaking changes in ${breaking.join(", ")} need a changeset with a breaking bump for: ${list} (pnpm changeset; before 1.0.0 a minor is the breaking bump).`,
     );
     return 1;
   }

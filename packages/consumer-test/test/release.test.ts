@@ -1,7 +1,7 @@
 /**
  * The release flow: `changeset version` on a copy of the workspace gives the intended first
  * release, `pnpm publish --dry-run` passes and `pnpm pack` shows what each package would upload, and the CI guard fails a
- * breaking spec change that carries no major changeset.
+ * breaking spec change that carries no breaking bump (major, or minor while a package is 0.x).
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -145,7 +145,7 @@ describe("first release", () => {
   );
 });
 
-describe("breaking spec changes need a major changeset (scripts/check-breaking-changesets.mjs)", () => {
+describe("breaking spec changes need a breaking bump (scripts/check-breaking-changesets.mjs)", () => {
   const script = join(ROOT, "scripts/check-breaking-changesets.mjs");
   let dir: string;
   let changesets: string;
@@ -202,25 +202,48 @@ describe("breaking spec changes need a major changeset (scripts/check-breaking-c
     expect(JSON.parse(probe.stdout)).toEqual([true, false]);
   });
 
-  it("fails a breaking change without a major changeset, naming the packages", () => {
+  it("fails a breaking change without a breaking bump, naming the packages and the bump each needs", () => {
+    // The workspace stands at 0.0.0: a minor is the breaking bump, so a patch falls short.
     writeFileSync(
-      join(changesets, "minor.md"),
-      '---\n"@cdas/spec": minor\n"@cdas/client-v2": minor\n---\n\nA change.\n',
+      join(changesets, "patch.md"),
+      '---\n"@cdas/spec": patch\n"@cdas/client-v2": patch\n---\n\nA change.\n',
     );
     const result = check();
     expect(result.stdout).toContain("### Breaking changes in v2");
-    expect(result.stdout).toContain("need a major changeset for: @cdas/client-v2, @cdas/spec");
+    expect(result.stdout).toContain(
+      "need a changeset with a breaking bump for: @cdas/client-v2 (minor), @cdas/spec (minor)",
+    );
     expect(result.status).toBe(1);
   });
 
-  it("passes once the change carries a major changeset for the spec and that version's client", () => {
+  it("passes once the spec and that version's client carry the breaking bump", () => {
     writeFileSync(
-      join(changesets, "major.md"),
-      '---\n"@cdas/spec": major\n"@cdas/client-v2": major\n---\n\nRemoved a path.\n',
+      join(changesets, "minor.md"),
+      '---\n"@cdas/spec": minor\n"@cdas/client-v2": minor\n---\n\nRemoved a path.\n',
     );
     const result = check();
-    expect(result.stdout).toContain("carry major changesets");
+    expect(result.stdout).toContain("carry breaking bumps");
     expect(result.status).toBe(0);
+  });
+
+  it("asks for a major from 1.0.0 and a minor before it, as semver's 0.x does", () => {
+    const probe = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { missingBumps } from ${JSON.stringify(script)};
+         const versions = { "@cdas/spec": "1.2.0", "@cdas/client-v2": "0.3.1" };
+         const bumps = new Map([["@cdas/spec", "minor"], ["@cdas/client-v2", "patch"]]);
+         console.log(JSON.stringify(missingBumps(["v2"], bumps, (name) => versions[name])));`,
+      ],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    expect(probe.stderr).toBe("");
+    expect(JSON.parse(probe.stdout)).toEqual([
+      ["@cdas/client-v2", "minor"],
+      ["@cdas/spec", "major"],
+    ]);
   });
 });
 
