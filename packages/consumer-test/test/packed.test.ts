@@ -3,11 +3,11 @@
  * compiled strictly, then run under Node, Bun and Deno, in-process and against `cdas-mock` started
  * from the installed bin over HTTPS, with its CA trusted the documented way for each runtime.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { compile, createConsumerProject, type Installer, install } from "./consumer-project.js";
-import { RUNTIMES, type Runtime, run, start } from "./workspace.js";
+import { NPM_CACHE, RUNTIMES, type Runtime, run, start } from "./workspace.js";
 
 const RUNTIME_NAMES = Object.keys(RUNTIMES) as Runtime[];
 // Deno keeps its cache in the project and is told not to look for updates: nothing downloaded at run time.
@@ -39,6 +39,20 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
     compile(dir);
     expect(existsSync(join(dir, "dist/main.js"))).toBe(true);
     expect(existsSync(join(dir, "dist/runtime-check.js"))).toBe(true);
+  });
+
+  // The READMEs name 5.4 as the oldest TypeScript that checks the packages with skipLibCheck off
+  // (openapi-fetch's declarations fail on 5.3); once is enough, so with npm's layout only.
+  it.runIf(installer === "npm")("compiles under TypeScript 5.4, the oldest the READMEs name", () => {
+    const tools = join(dir, ".typescript-5.4");
+    mkdirSync(tools);
+    writeFileSync(join(tools, "package.json"), '{ "private": true }\n');
+    const npmArgs = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--cache", NPM_CACHE];
+    run("npm", [...npmArgs, "typescript@5.4"], { cwd: tools });
+    const tsc = join(tools, "node_modules/typescript/bin/tsc");
+    expect(run(process.execPath, [tsc, "--version"], { cwd: dir })).toMatch(/^Version 5\.4\./);
+    // Throws with tsc's diagnostics when it fails.
+    run(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit"], { cwd: dir });
   });
 
   it.each(RUNTIME_NAMES)(

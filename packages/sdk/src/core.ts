@@ -34,8 +34,37 @@ const defaultFetch: FetchLike = IS_BUN
   ? (input, init) => globalThis.fetch(input, Object.assign({ ...init }, { decompress: false }))
   : (input, init) => globalThis.fetch(input, init);
 
-/** Default of `maxResponseBytes`: 32 MiB, room for a page of 1,000 detailed records many times over. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** The options `createSdk` fills in when they are left out (names checked against `SdkOptions`). */
+export type SdkDefaults = Readonly<
+  Required<
+    Pick<
+      SdkOptions,
+      | "timeoutMs"
+      | "maxResponseBytes"
+      | "maxRetries"
+      | "retryBaseDelayMs"
+      | "maxRetryDelayMs"
+      | "allowInsecureLoopback"
+    >
+  >
+>;
+
+/**
+ * The default of each optional `SdkOptions` number and flag, the one place they are written; frozen,
+ * as every `createSdk` reads them. `maxResponseBytes`, 32 MiB, is room for a page of 1,000 detailed
+ * records many times over.
+ */
+export const DEFAULTS: SdkDefaults = Object.freeze({
+  timeoutMs: 30_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+  maxRetries: 2,
+  retryBaseDelayMs: 250,
+  maxRetryDelayMs: 20_000,
+  allowInsecureLoopback: false,
+});
+
+/** Default of `maxResponseBytes` (kept for code that imports it by this name): `DEFAULTS.maxResponseBytes`. */
+export const DEFAULT_MAX_RESPONSE_BYTES = DEFAULTS.maxResponseBytes;
 
 export interface SdkOptions<V extends string = string> {
   /** API version: decides the types and the X-Platform-Version header. */
@@ -46,19 +75,19 @@ export interface SdkOptions<V extends string = string> {
   clientSecret: string;
   /** A custom fetch, called with a Request and an init whose `signal` (deadline, caller's abort) it must honour. */
   fetch?: FetchLike;
-  /** Deadline of one attempt, reading the body included (default 30000). */
+  /** Deadline of one attempt, reading the body included (default {@link DEFAULTS}.timeoutMs). */
   timeoutMs?: number;
-  /** Largest body read, counted once decoded (default 32 MiB); past it the call fails and the body is cancelled. */
+  /** Largest body read, counted once decoded (default {@link DEFAULTS}.maxResponseBytes); past it the call fails and the body is cancelled. */
   maxResponseBytes?: number;
-  /** Retries of reads and of the token call (default 2). */
+  /** Retries of reads and of the token call (default {@link DEFAULTS}.maxRetries). */
   maxRetries?: number;
-  /** First backoff step (default 250 ms). */
+  /** First backoff step, in ms (default {@link DEFAULTS}.retryBaseDelayMs). */
   retryBaseDelayMs?: number;
-  /** Cap of every wait between attempts, Retry-After included (default 20000 ms). */
+  /** Cap of every wait between attempts, Retry-After included, in ms (default {@link DEFAULTS}.maxRetryDelayMs). */
   maxRetryDelayMs?: number;
   /** Appended to the User-Agent. */
   userAgent?: string;
-  /** Allow plain http when the host is loopback (127.0.0.0/8, ::1, localhost). */
+  /** Allow plain http when the host is loopback (127.0.0.0/8, ::1, localhost); default {@link DEFAULTS}.allowInsecureLoopback. */
   allowInsecureLoopback?: boolean;
 }
 
@@ -161,7 +190,7 @@ function checkOptions(
     version,
     clientId,
     clientSecret,
-    baseUrl: checkBaseUrl(options.baseUrl, allowInsecure === true),
+    baseUrl: checkBaseUrl(options.baseUrl, allowInsecure ?? DEFAULTS.allowInsecureLoopback),
     headers: {
       [VERSION_HEADER]: version,
       accept: JSON_MEDIA_TYPE,
@@ -169,14 +198,14 @@ function checkOptions(
     },
     fetch: options.fetch ?? defaultFetch,
     inflates: options.fetch === undefined && IS_BUN,
-    timeoutMs: timerLength("timeoutMs", positive("timeoutMs", options.timeoutMs, 30_000)),
-    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
+    timeoutMs: timerLength("timeoutMs", positive("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs)),
+    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULTS.maxResponseBytes),
     retry: {
-      maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, 2),
-      baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, 250),
+      maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, DEFAULTS.maxRetries),
+      baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, DEFAULTS.retryBaseDelayMs),
       maxDelayMs: timerLength(
         "maxRetryDelayMs",
-        nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, 20_000),
+        nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, DEFAULTS.maxRetryDelayMs),
       ),
     },
   };

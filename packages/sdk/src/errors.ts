@@ -3,7 +3,7 @@
  * `error.name` is the class name; the guards use a global symbol so they work across ESM/CJS copies.
  */
 
-import { causeChain, type Redact, redactError, redactedCopy, textOf } from "./redact.js";
+import { causeChain, type Redact, redactError, redactedCopy, redactHeaders, textOf } from "./redact.js";
 
 const API_ERROR_BRAND = Symbol.for("@cdas/sdk/CdasApiError");
 const ERROR_BRAND = Symbol.for("@cdas/sdk/CdasError");
@@ -88,6 +88,8 @@ export interface CdasApiErrorInit {
   /** Set when the body is not JSON. */
   rawBody?: string;
   retryAfterMs?: number;
+  /** The answer's headers (copied; the SDK's own errors pass them with the client secret taken out). */
+  headers?: Headers;
 }
 
 /**
@@ -108,6 +110,12 @@ export class CdasApiError extends CdasError {
   readonly body: unknown;
   readonly rawBody: string | undefined;
   readonly retryAfterMs: number | undefined;
+  /**
+   * The answer's headers, a copy with the client secret taken out as everywhere else (a value that
+   * holds it reads `[redacted]`, a name that does `x-redacted`). Not in `toJSON`: a log line written
+   * from it keeps the error's fields, not whatever cookies or tokens a server sent.
+   */
+  readonly headers: Headers;
 
   constructor(init: CdasApiErrorInit) {
     const fields = errorFields(init.body);
@@ -123,6 +131,8 @@ export class CdasApiError extends CdasError {
     this.body = init.body;
     this.rawBody = init.rawBody;
     this.retryAfterMs = init.retryAfterMs;
+    // A copy: the caller's (or the answer's) Headers may change after the error is made.
+    this.headers = new Headers(init.headers);
   }
 
   override toJSON(): Record<string, unknown> {
@@ -179,7 +189,8 @@ export function isCdasApiError(value: unknown): value is CdasApiError {
 
 /**
  * The error of a non-2xx answer, of the class of its status; `body` is parsed JSON or raw text (the
- * secret already taken out); `url` has it taken out here (a caller may have put it in a query).
+ * secret already taken out); `url` and the headers have it taken out here (a caller may have put it in
+ * a query; a middleware of the caller's may hand paginate an answer the transport never redacted).
  */
 export function apiErrorFor(
   answer: { status: number; headers: Headers },
@@ -196,7 +207,8 @@ export function apiErrorFor(
     url: redact(url),
     body: parsed.body,
     rawBody: parsed.rawBody,
-    retryAfterMs: parseRetryAfter(answer.headers.get("retry-after"), Date.now()),
+    retryAfterMs: retryAfterOf(answer.headers),
+    headers: redactHeaders(answer.headers, redact),
   };
   const status = answer.status;
   if (status === 400 || status === 422) return new CdasInvalidRequestError(init);
@@ -516,4 +528,12 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   // asctime has no zone and means GMT.
   const date = Date.parse(trimmed.endsWith(" GMT") ? trimmed : `${trimmed} GMT`);
   return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - now), LONGEST_TIMER_MS);
+}
+
+/**
+ * The wait an answer's `Retry-After` asks for, in ms from `now` (see `parseRetryAfter`): the one
+ * reading of the header, for an error's `retryAfterMs` and for the retry loop's wait alike.
+ */
+export function retryAfterOf(headers: Headers, now = Date.now()): number | undefined {
+  return parseRetryAfter(headers.get("retry-after"), now);
 }

@@ -4,7 +4,7 @@ import {
   CdasTimeoutError,
   errorFields,
   parseErrorText,
-  parseRetryAfter,
+  retryAfterOf,
 } from "./errors.js";
 
 export interface RetryPolicy {
@@ -60,8 +60,7 @@ export function shouldRetry(
 
 /** The wait before retry number `retries`: `Retry-After` when valid (capped), backoff otherwise. */
 export function retryDelay(policy: RetryPolicy, retries: number, outcome: Outcome): number {
-  const retryAfter =
-    outcome instanceof Error ? undefined : parseRetryAfter(outcome.headers.get("retry-after"), Date.now());
+  const retryAfter = outcome instanceof Error ? undefined : retryAfterOf(outcome.headers);
   if (retryAfter !== undefined) return Math.min(retryAfter, policy.maxDelayMs);
   // Exponential backoff with jitter: half fixed, half random, capped.
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retries);

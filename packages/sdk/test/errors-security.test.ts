@@ -91,6 +91,36 @@ describe("CdasApiError", () => {
     });
   });
 
+  it("carries the answer's headers, of a failed page and of a refused token call alike", async () => {
+    const failure = await pageFailure(() =>
+      json({ name: "rate_limited" }, { status: 429, headers: { "x-trace": "t-7", "retry-after": "0" } }),
+    );
+    expect(failure).toBeInstanceOf(CdasApiError);
+    const { headers } = failure as CdasApiError;
+    expect(headers).toBeInstanceOf(Headers);
+    expect(headers.get("x-trace")).toBe("t-7");
+    expect(headers.get("content-type")).toBe("application/json");
+
+    const refusing = scriptedFetch(
+      () => json({}),
+      () => json({ name: "unauthorized" }, { status: 401, headers: { "x-trace": "t-8" } }),
+    );
+    const refused = await testSdk(refusing.fetch)
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: "CdasAuthenticationError", status: 401 });
+    expect((refused as CdasApiError).headers.get("x-trace")).toBe("t-8");
+  });
+
+  it("keeps a copy of the headers it was made with, and empty headers when given none", () => {
+    const given = new Headers({ "x-trace": "t-1" });
+    const error = new CdasApiError({ status: 400, method: "GET", url: "u", body: {}, headers: given });
+    given.set("x-trace", "changed");
+    expect(error.headers.get("x-trace")).toBe("t-1");
+    expect([...new CdasApiError({ status: 400, method: "GET", url: "u", body: {} }).headers]).toEqual([]);
+  });
+
   it("is recognised by the guards, including a copy from another module instance", () => {
     const error = new CdasApiError({ status: 404, method: "GET", url: "https://api.test/v1/x", body: {} });
     expect(isCdasApiError(error)).toBe(true);
@@ -573,6 +603,43 @@ describe("the client secret never leaks", () => {
     expect(thrown).toMatchObject({ code: "invalid_options" });
     expect((thrown as Error).cause).toBeInstanceOf(Error);
     expect(leaks(thrown)).toBe(false);
+  });
+
+  it("is absent from an API error's headers when the server echoes it in one", async () => {
+    const basic = btoa(`${CLIENT_ID}:${SECRET}`);
+    const echoing = {
+      "x-echo": `client_secret=${SECRET}`,
+      "x-echo-encoded": encodeURIComponent(SECRET),
+      "x-echo-basic": `Basic ${basic}`,
+      "x-trace": "t-9",
+    };
+    const failure = await pageFailure(() => json({ name: "bad_request" }, { status: 400, headers: echoing }));
+    expect(isCdasApiError(failure)).toBe(true);
+    const { headers } = failure as CdasApiError;
+    expect(headers.get("x-echo")).toBe("client_secret=[redacted]");
+    expect(headers.get("x-echo-encoded")).toBe("[redacted]");
+    expect(headers.get("x-echo-basic")).not.toContain(basic);
+    expect(headers.get("x-trace")).toBe("t-9");
+    expect(leaks(failure)).toBe(false);
+    expect(leaks([...headers])).toBe(false);
+  });
+
+  it("is absent from an API error's headers when a middleware of the caller's swaps in an answer echoing it", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({}, { status: 400 })).fetch);
+    sdk.client.use({
+      onResponse: () =>
+        new Response("{}", {
+          status: 400,
+          headers: { "x-echo": SECRET, "content-type": "application/json" },
+        }),
+    });
+    const failure = await sdk
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isCdasApiError(failure)).toBe(true);
+    expect((failure as CdasApiError).headers.get("x-echo")).toBe("[redacted]");
+    expect(leaks(failure)).toBe(false);
   });
 
   it("leaves a middleware's own error as the cause when it holds no secret", async () => {

@@ -54,6 +54,7 @@ describePublishedPackage(packageDir, {
         "CdasRateLimitError",
         "CdasServerError",
         "CdasTimeoutError",
+        "DEFAULTS",
         "DEFAULT_MAX_RESPONSE_BYTES",
         "createSdk",
         "isCdasApiError",

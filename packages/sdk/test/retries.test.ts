@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { isCdasError, parseRetryAfter } from "../src/errors.js";
+import { apiErrorFor, isCdasError, parseRetryAfter, retryAfterOf } from "../src/errors.js";
+import { retryDelay } from "../src/retry.js";
 import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 afterEach(() => {
@@ -157,6 +158,31 @@ describe("retries", () => {
     for (const junk of ["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense", ...looseDates]) {
       expect(parseRetryAfter(junk, now)).toBeUndefined();
     }
+  });
+
+  it("reads Retry-After once, alike for the wait and for the error's retryAfterMs", () => {
+    vi.useFakeTimers({ now: Date.parse("1994-11-06T08:49:30Z") });
+    const policy = { maxRetries: 2, baseDelayMs: 1_000, maxDelayMs: 2 ** 31 - 1 };
+    const noRedaction = (text: string) => text;
+    for (const [value, expected] of [
+      ["7", 7_000],
+      [" 7 ", 7_000],
+      ["Sun, 06 Nov 1994 08:49:37 GMT", 7_000],
+      ["Sun, 06 Nov 1994 08:49:00 GMT", 0],
+      ["-5", undefined],
+      ["1.5", undefined],
+      ["Mon 2", undefined],
+    ] as const) {
+      const headers = new Headers({ "Retry-After": value });
+      const answer = { status: 503, statusText: "", headers, url: "https://api.test/v1/x", errorText: "" };
+      expect(retryAfterOf(headers), value).toBe(expected);
+      expect(apiErrorFor(answer, "GET", answer.url, "", noRedaction).retryAfterMs, value).toBe(expected);
+      const wait = retryDelay(policy, 0, answer);
+      // Junk leaves the backoff: the first wait is half to all of the 1,000 ms base.
+      if (expected === undefined) expect([wait >= 500, wait <= 1_000], value).toEqual([true, true]);
+      else expect(wait, value).toBe(expected);
+    }
+    expect(retryAfterOf(new Headers())).toBeUndefined();
   });
 
   it("caps Retry-After at maxRetryDelayMs", async () => {
