@@ -1,8 +1,10 @@
 // Every value constraint in the bundles, each with the interface's words that state it. A constraint the
 // interface does not state refuses data the real service may send (a validating proxy, the sandbox's
 // request validation, a user's own Ajv), so a new one fails here until it is justified or removed.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadBundle, type Node, VERSIONS, type Version } from "./helpers";
+import { loadBundle, type Node, SPEC_DIR, VERSIONS, type Version } from "./helpers";
 
 /** Keywords that narrow what a schema, a parameter or a body accepts. */
 const CONSTRAINTS = [
@@ -249,5 +251,117 @@ describe("every constraint in the bundles is stated by the interface", () => {
   it("no address, pattern or length constraint the interface never states", () => {
     const invented = found.filter((c) => /format=(uri|url|hostname|uuid)|pattern=|Length=/.test(c.key));
     expect(invented.map((c) => c.key)).toEqual([]);
+  });
+});
+
+// Examples given in prose ("for example X", "e.g. X", "such as X") in the bundles' descriptions and
+// summaries. A value the interface never gives (a kind of fee, a street type, `0.0475` for a rate whose
+// notation it does not state) reads as a fact of the API, so each example kept is one of: a value the
+// interface itself gives (its words quoted verbatim), a value of a format it states (`conforms`), or an
+// id of the documents' example payloads, which the sandbox serves (`payloadId`).
+type ProseExample = { quote: string; conforms?: RegExp } | { payloadId: true };
+const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
+const PROSE_EXAMPLES: Record<string, ProseExample> = {
+  "`ACTIVATED`": { quote: "Account feature `is_activated` | boolean | string enum (e.g. `ACTIVATED`)" },
+  periodic: { quote: "Rate objects | none | also have `application_type` (e.g. periodic)" },
+  "`P1M`": { quote: "`application_frequency` (ISO 8601 duration)", conforms: ISO_DURATION },
+  "`P1D`": { quote: "`calculation_frequency` (ISO 8601 duration)", conforms: ISO_DURATION },
+  "`acc_agl_5520`": { payloadId: true },
+  "`sess_b41e9a06` in its example": { payloadId: true },
+};
+
+// The interface spec lives beside the repository (shared/ next to the clone), or where CDAS_INTERFACE_SPEC says.
+const INTERFACE_FILE = [
+  process.env.CDAS_INTERFACE_SPEC,
+  join(SPEC_DIR, "..", "..", "shared", "interface-spec.md"),
+  "/work/shared/interface-spec.md",
+].find((file): file is string => file !== undefined && existsSync(file));
+
+const squeeze = (text: string) => text.replace(/\s+/g, " ").trim();
+const backticked = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
+
+/** Every prose example of one bundle: the text after "for example", "e.g." or "such as", up to `)`, `;` or a full stop. */
+function proseExamplesOf(doc: Node): { example: string; where: string }[] {
+  const found: { example: string; where: string }[] = [];
+  const visit = (node: unknown, where: string): void => {
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node as Node)) {
+      if (key === "example" || key === "examples") continue;
+      if ((key === "description" || key === "summary") && typeof value === "string") {
+        for (const match of squeeze(value).matchAll(
+          /\b(?:for example|e\.g\.|such as)\s+(.+?)(?=[);]|\.(?:\s|$)|$)/gi,
+        )) {
+          found.push({ example: (match[1] ?? "").replace(/^["']|["']$/g, "").trim(), where });
+        }
+      }
+      visit(value, `${where}/${key}`);
+    }
+  };
+  visit(doc, "#");
+  return found;
+}
+
+/** Every string of the example payloads of one bundle, joined. */
+function payloadText(doc: Node): string {
+  const parts: string[] = [];
+  const visit = (node: unknown): void => {
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node as Node)) {
+      if (key === "example" || key === "examples") parts.push(JSON.stringify(value));
+      else visit(value);
+    }
+  };
+  visit(doc);
+  return parts.join("\n");
+}
+
+describe("every example given in prose is the interface's own (or a sandbox id of the examples)", () => {
+  const found = VERSIONS.flatMap((version) =>
+    proseExamplesOf(loadBundle(version)).map((entry) => ({ ...entry, version })),
+  );
+
+  it("finds the prose examples", () => {
+    expect(found.length).toBeGreaterThan(0);
+  });
+
+  it("every prose example is listed with its grounds", () => {
+    const unlisted = found.filter((entry) => !(entry.example in PROSE_EXAMPLES));
+    expect(
+      unlisted.map((entry) => `${entry.version} ${entry.where}: (for example ${entry.example})`),
+      "an example the interface does not give: remove it (keep the sentence; say the values are not documented), or cite the interface in PROSE_EXAMPLES",
+    ).toEqual([]);
+  });
+
+  it.each(Object.entries(PROSE_EXAMPLES))("%s is grounded", (example, ground) => {
+    if ("payloadId" in ground) {
+      const ids = backticked(example);
+      expect(ids.length).toBeGreaterThan(0);
+      for (const version of VERSIONS.filter((v) =>
+        found.some((e) => e.version === v && e.example === example),
+      )) {
+        const payloads = payloadText(loadBundle(version));
+        for (const id of ids) expect(payloads, `${id} in the example payloads of ${version}`).toContain(id);
+      }
+      return;
+    }
+    const values = backticked(example);
+    if (values.length === 0) expect(ground.quote).toContain(example);
+    for (const value of values) {
+      const stated = ground.quote.includes(`\`${value}\``) || (ground.conforms?.test(value) ?? false);
+      expect(stated, `${value}: neither in "${ground.quote}" nor of its format`).toBe(true);
+    }
+  });
+
+  it.skipIf(INTERFACE_FILE === undefined)("every quote is the interface's text, verbatim", () => {
+    const text = squeeze(readFileSync(INTERFACE_FILE as string, "utf8"));
+    const quotes = Object.values(PROSE_EXAMPLES).flatMap((ground) =>
+      "quote" in ground ? [ground.quote] : [],
+    );
+    expect(quotes.filter((quote) => !text.includes(squeeze(quote)))).toEqual([]);
+  });
+
+  it("every listed example is still in the bundles", () => {
+    const examples = new Set(found.map((entry) => entry.example));
+    expect(Object.keys(PROSE_EXAMPLES).filter((example) => !examples.has(example))).toEqual([]);
   });
 });
