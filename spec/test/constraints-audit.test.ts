@@ -1,10 +1,9 @@
 // Every value constraint in the bundles, each with the interface's words that state it. A constraint the
 // interface does not state refuses data the real service may send (a validating proxy, the sandbox's
 // request validation, a user's own Ajv), so a new one fails here until it is justified or removed.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadBundle, type Node, SPEC_DIR, VERSIONS, type Version } from "./helpers";
+import { INTERFACE_SPEC, loadBundle, type Node, VERSIONS, type Version } from "./helpers";
 
 /** Keywords that narrow what a schema, a parameter or a body accepts. */
 const CONSTRAINTS = [
@@ -270,13 +269,6 @@ const PROSE_EXAMPLES: Record<string, ProseExample> = {
   "`sess_b41e9a06` in its example": { payloadId: true },
 };
 
-// The interface spec lives beside the repository (shared/ next to the clone), or where CDAS_INTERFACE_SPEC says.
-const INTERFACE_FILE = [
-  process.env.CDAS_INTERFACE_SPEC,
-  join(SPEC_DIR, "..", "..", "shared", "interface-spec.md"),
-  "/work/shared/interface-spec.md",
-].find((file): file is string => file !== undefined && existsSync(file));
-
 const squeeze = (text: string) => text.replace(/\s+/g, " ").trim();
 const backticked = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
 
@@ -352,8 +344,8 @@ describe("every example given in prose is the interface's own (or a sandbox id o
     }
   });
 
-  it.skipIf(INTERFACE_FILE === undefined)("every quote is the interface's text, verbatim", () => {
-    const text = squeeze(readFileSync(INTERFACE_FILE as string, "utf8"));
+  it("every quote is the interface's text, verbatim", () => {
+    const text = squeeze(readFileSync(INTERFACE_SPEC, "utf8"));
     const quotes = Object.values(PROSE_EXAMPLES).flatMap((ground) =>
       "quote" in ground ? [ground.quote] : [],
     );

@@ -2,23 +2,16 @@
 // that writes them: the versioning tables of the interface (every row appears in exactly one entry),
 // and the compile errors of a small program written against v1 once it is compiled against v3 (each
 // error is an entry of the v1-to-v3 guide, under the operation the failing line calls).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairName, versionPairs } from "../scripts/lib/docs-site.mjs";
 import { formatGuideMarkdown } from "../scripts/lib/guide-format.mjs";
 import { buildGuide, migrationSize, operationSections } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
-import { freshBundle, SPEC_DIR, typeCheck, VERSIONS } from "./helpers";
+import { freshBundle, INTERFACE_SPEC, SPEC_DIR, typeCheck, VERSIONS } from "./helpers";
 
 const REPO = path.resolve(SPEC_DIR, "..");
-// The interface spec lives beside the repository (shared/ next to the clone), or where CDAS_INTERFACE_SPEC says.
-const INTERFACE =
-  process.env.CDAS_INTERFACE_SPEC ??
-  [path.join(REPO, "..", "shared", "interface-spec.md"), "/work/shared/interface-spec.md"].find((file) =>
-    existsSync(file),
-  ) ??
-  path.join(REPO, "..", "shared", "interface-spec.md");
 const PROGRAM = path.join(import.meta.dirname, "fixtures", "migration", "program.ts");
 
 type Entry = { text: string; places: string[]; breaking: boolean };
@@ -57,7 +50,7 @@ const entriesOf = (guide: Guide) =>
 
 /** The "Area" cells of a versioning table of the interface, found by the words that open it. */
 function tableAreas(opening: string): string[] {
-  const text = readFileSync(INTERFACE, "utf8");
+  const text = readFileSync(INTERFACE_SPEC, "utf8");
   const start = text.indexOf(opening);
   expect(start, opening).toBeGreaterThan(0);
   const rows = text.slice(start).split("\n").slice(1);

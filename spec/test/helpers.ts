@@ -14,6 +14,16 @@ export { HTTP_METHODS, resolvePointer as pointer } from "../openapi/index.js";
 export type Node = Record<string, any>;
 
 export const SPEC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+/**
+ * The interface spec, the documents' source of truth: beside the repository (shared/ next to the
+ * clone), where CDAS_INTERFACE_SPEC says, or at /work/shared; the tests that quote it fail without it.
+ */
+export const INTERFACE_SPEC =
+  process.env.CDAS_INTERFACE_SPEC ??
+  [join(SPEC_DIR, "..", "..", "shared", "interface-spec.md"), "/work/shared/interface-spec.md"].find((file) =>
+    existsSync(file),
+  ) ??
+  join(SPEC_DIR, "..", "..", "shared", "interface-spec.md");
 /** The bundles' folder: dist/, or CDAS_SPEC_DIST to test bundles written elsewhere. */
 const DIST_DIR = process.env.CDAS_SPEC_DIST ?? join(SPEC_DIR, "dist");
 
