@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { compile, createConsumerProject, type Installer, install } from "./consumer-project.js";
-import { NPM_CACHE, RUNTIMES, type Runtime, run, start } from "./workspace.js";
+import { API_VERSIONS, NPM_CACHE, RUNTIMES, type Runtime, run, start } from "./workspace.js";
 
 const RUNTIME_NAMES = Object.keys(RUNTIMES) as Runtime[];
 // Deno keeps its cache in the project and is told not to look for updates: nothing downloaded at run time.
@@ -39,6 +39,22 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
     compile(dir);
     expect(existsSync(join(dir, "dist/main.js"))).toBe(true);
     expect(existsSync(join(dir, "dist/runtime-check.js"))).toBe(true);
+  });
+
+  it("ships each pair of versions' migration guide as @cdas/spec/changes/<a>-to-<b>.guide.md", () => {
+    const [first, last] = [API_VERSIONS[0], API_VERSIONS.at(-1)];
+    const guide = run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { readFileSync } from "node:fs";
+         const file = import.meta.resolve("@cdas/spec/changes/${first}-to-${last}.guide.md");
+         process.stdout.write(readFileSync(new URL(file), "utf8"));`,
+      ],
+      { cwd: dir },
+    );
+    expect(guide).toContain(`# Migrating from ${first} to ${last}`);
   });
 
   // The READMEs name 5.4 as the oldest TypeScript that checks the packages with skipLibCheck off

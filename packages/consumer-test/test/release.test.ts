@@ -28,6 +28,7 @@ interface Manifest {
   name: string;
   version: string;
   private?: boolean;
+  files?: string[];
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
@@ -42,6 +43,14 @@ function packedFiles(dir: string): string[] {
   } finally {
     rmSync(destination, { recursive: true, force: true });
   }
+}
+
+/** The top folders (or files) a manifest's `files` publishes: `dist/*.json` is `dist`; `!` exclusions are not. */
+function publishedFolders(manifest: Manifest): string[] {
+  const tops = (manifest.files ?? [])
+    .filter((entry) => !entry.startsWith("!"))
+    .map((entry) => entry.split("/")[0]!);
+  return [...new Set(tops)];
 }
 
 /**
@@ -64,11 +73,12 @@ function copyWorkspace(): string {
   const dirs = workspaceDirs();
   const byName = new Map<string, string>();
   for (const dir of dirs) {
-    for (const entry of ["package.json", "README.md", "dist", "bin"]) {
+    const manifest = JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as Manifest;
+    for (const entry of ["package.json", "README.md", ...publishedFolders(manifest)]) {
       if (existsSync(join(ROOT, dir, entry)))
         cpSync(join(ROOT, dir, entry), join(copy, dir, entry), { recursive: true });
     }
-    byName.set((JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as Manifest).name, dir);
+    byName.set(manifest.name, dir);
   }
   for (const dir of dirs) {
     const manifest = JSON.parse(readFileSync(join(copy, dir, "package.json"), "utf8")) as Manifest;
@@ -136,11 +146,18 @@ describe("first release", () => {
       expect(readFileSync(join(copy, dir, "LICENSE"), "utf8")).toBe(
         readFileSync(join(ROOT, "LICENSE"), "utf8"),
       );
+      // Only what the manifest's `files` names and the files npm always adds; never tests or sources.
+      const manifest = JSON.parse(readFileSync(join(copy, dir, "package.json"), "utf8")) as Manifest;
+      const published = publishedFolders(manifest);
+      expect(published.length).toBeGreaterThan(0);
       expect(
         files.filter(
-          (file) => !/^(dist\/|bin\/|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(file),
+          (file) =>
+            !published.includes(file.split("/")[0]!) &&
+            !/^(package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(file),
         ),
       ).toEqual([]);
+      expect(files.filter((file) => /(^|\/)(test|src)\/|\.test\.|\.tsbuildinfo$/.test(file))).toEqual([]);
     },
   );
 });
