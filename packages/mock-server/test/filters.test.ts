@@ -149,6 +149,31 @@ describe("refusals that name what was wrong", () => {
   });
 });
 
+describe("ids that name nothing (the README's rule)", () => {
+  it("filter a list down to nothing: an unknown end_user_id or account_id gives an empty list", async () => {
+    for (const path of [
+      "/v1/accounts?end_user_id=usr_nobody",
+      `/v1/income?end_user_id=${users.person}&account_id=acc_nothing`,
+      `/v1/transactions?end_user_id=${users.person}&account_id=acc_nothing`,
+    ]) {
+      const response = await sandbox.get(path, "v2");
+      expect(response.status, path).toBe(200);
+      expect((response.body as { data: unknown[] }).data, path).toEqual([]);
+    }
+  });
+
+  it("are refused naming the parameter where the read must answer with one record", async () => {
+    const products = await sandbox.get(
+      `/v1/products?end_user_id=${users.person}&account_id=acc_nothing`,
+      "v2",
+    );
+    expect(products.status).toBe(400);
+    const plans = await sandbox.get("/v1/energy/plans?retailer_id=nobody", "v2");
+    expect(plans.status).toBe(400);
+    expect(plans.text).toContain("parameter retailer_id names no energy retailer");
+  });
+});
+
 describe("other filters", () => {
   it("accounts by institution, category and open status", async () => {
     const all = (
