@@ -2,10 +2,9 @@
 // the change reports of the bundles: v1→v2 rows in v1-to-v2 and v1-to-v3, v2→v3 rows in v2-to-v3 and
 // v1-to-v3. Between v2 and v3 nothing else changes than the consent and end-user lists.
 import { describe, expect, it } from "vitest";
-import { pairName, versionPairs } from "../scripts/lib/docs-site.mjs";
 import { loadSpec } from "../scripts/lib/load-spec.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
-import { VERSIONS } from "./helpers";
+import { everyVersionPair, VERSIONS } from "./helpers";
 
 type Change = {
   class: "breaking" | "non-breaking" | "annotation";
@@ -30,16 +29,8 @@ const END_USERS = "GET /v1/end-users";
 // loadSpec reads dist/vN.json, or bundles the sources when the build has not run.
 const docs = Object.fromEntries(VERSIONS.map((v) => [v, loadSpec(v).doc]));
 const report = (from: string, to: string) => diffDocuments(docs[from], docs[to], { from, to }) as Report;
-/** The report of every pair of registered versions (older first), as the build writes them: "v1-to-v2", ... */
-const reports = new Map<string, Report>(
-  (versionPairs(VERSIONS) as [string, string][]).map(([from, to]) => [pairName(from, to), report(from, to)]),
-);
-/** The report of a pair the rows below name (the interface's tables say what those pairs change). */
-function reportOf(pair: string): Report {
-  const found = reports.get(pair);
-  if (!found) throw new Error(`no report ${pair}: the registered versions are ${VERSIONS.join(", ")}`);
-  return found;
-}
+/** The report of every pair of registered versions, as the build writes them, and of a pair the rows below name. */
+const { all: reports, of: reportOf } = everyVersionPair("report", report);
 
 /** Changes whose pointer matches, that are not examples (examples are documentation). */
 function find(r: Report, pointer: RegExp, action?: string): Change[] {

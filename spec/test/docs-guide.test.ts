@@ -5,11 +5,10 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { pairName, versionPairs } from "../scripts/lib/docs-site.mjs";
 import { formatGuideMarkdown } from "../scripts/lib/guide-format.mjs";
 import { buildGuide, migrationSize, operationSections } from "../scripts/lib/migration-guide.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
-import { freshBundle, INTERFACE_SPEC, SPEC_DIR, typeCheck, VERSIONS } from "./helpers";
+import { everyVersionPair, freshBundle, INTERFACE_SPEC, SPEC_DIR, typeCheck } from "./helpers";
 
 const REPO = path.resolve(SPEC_DIR, "..");
 const PROGRAM = path.join(import.meta.dirname, "fixtures", "migration", "program.ts");
@@ -35,16 +34,8 @@ const load = freshBundle;
 function guideOf(from: string, to: string): Guide {
   return buildGuide(diffDocuments(load(from), load(to), { from, to }), load(from), load(to));
 }
-/** The guide of every pair of registered versions (older first), as the build writes them: "v1-to-v2", ... */
-const GUIDES = new Map<string, Guide>(
-  (versionPairs(VERSIONS) as [string, string][]).map(([from, to]) => [pairName(from, to), guideOf(from, to)]),
-);
-/** The guide of a pair the checks below name (the interface's tables say what those pairs change). */
-function guideFor(pair: string): Guide {
-  const found = GUIDES.get(pair);
-  if (!found) throw new Error(`no guide ${pair}: the registered versions are ${VERSIONS.join(", ")}`);
-  return found;
-}
+/** The guide of every pair of registered versions, as the build writes them, and of a pair the checks below name. */
+const { all: GUIDES, of: guideFor } = everyVersionPair("guide", guideOf);
 const entriesOf = (guide: Guide) =>
   guide.sections.flatMap((s) => s.entries.map((e) => ({ ...e, operations: s.operations })));
 

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deref as derefNode, inlineRefs, listOperations, operationParameters } from "../openapi/index.js";
 import { readRegistry } from "../registry/index.js";
+import { pairName, versionPairs } from "../scripts/lib/docs-site.mjs";
 
 export { HTTP_METHODS, resolvePointer as pointer } from "../openapi/index.js";
 
@@ -38,6 +39,26 @@ export const VERSIONS: Version[] = REGISTRY.versions;
  */
 export const builtOn = (version: Version, base: Version): boolean => REGISTRY.lineage(version).includes(base);
 export const bundlePath = (version: Version) => join(DIST_DIR, `${version}.json`);
+
+/**
+ * `make` of every pair of registered versions (older first), under the build's names ("v1-to-v2", ...),
+ * and `of(pair)` for a pair a test names (the interface's tables say what those pairs change): it
+ * names the registered versions when the pair is not among them.
+ */
+export function everyVersionPair<T>(what: string, make: (from: Version, to: Version) => T) {
+  const all = new Map<string, T>(
+    (versionPairs(VERSIONS) as [Version, Version][]).map(([from, to]) => [
+      pairName(from, to),
+      make(from, to),
+    ]),
+  );
+  const of = (pair: string): T => {
+    if (!all.has(pair))
+      throw new Error(`no ${what} ${pair}: the registered versions are ${VERSIONS.join(", ")}`);
+    return all.get(pair) as T;
+  };
+  return { all, of };
+}
 
 const bundles = new Map<Version, Node>();
 
