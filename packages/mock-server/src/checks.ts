@@ -32,6 +32,9 @@ export function runOperation(
 ): HandlerResult {
   const { query, params } = checkParameters(op, request);
   const body = op.hasBody ? parseBody(op, request) : undefined;
+  const asked = askedFailure(op, request.headers.prefer);
+  if (asked !== undefined)
+    throw new ApiError(asked, `the failure asked for with Prefer: code=${asked}`, failureName(asked));
   const handler = handlers[op.operationId];
   if (!handler)
     throw new ApiError(404, `operation ${op.operationId} is not implemented by the sandbox`, "not_found");
@@ -128,4 +131,26 @@ function validationError(
 ): ApiError {
   const described = describeValidationError(error, location);
   return new ApiError(400, described.message, described.name);
+}
+
+// `Prefer: code=500` (Prism's convention): a valid request answered with an error status the operation
+// documents, in its documented form, so that a caller's handling of it (retries, renewal) can be tried.
+const PREFER_CODE = /(?:^|[\s,;])code\s*=\s*"?([^",;\s]*)"?/i;
+
+/** The error status `Prefer: code=` asks for, when the operation documents it (exactly or as `NXX`). */
+function askedFailure(op: OperationInfo, prefer: string | undefined): number | undefined {
+  const asked = prefer === undefined ? undefined : PREFER_CODE.exec(prefer)?.[1];
+  if (asked === undefined) return undefined;
+  const documented = [...op.errors.keys()].filter((status) => /^[45]/.test(status));
+  const status = Number(asked);
+  if (/^[45]\d\d$/.test(asked) && (op.errors.has(asked) || op.errors.has(`${asked[0]}XX`))) return status;
+  if (/^2\d\d$/.test(asked)) return undefined;
+  const message = `header Prefer asks for code=${JSON.stringify(asked)}, which ${op.method.toUpperCase()} ${op.path} does not document; it documents ${documented.join(", ")} (and its success)`;
+  throw new ApiError(400, message, "bad_request");
+}
+
+/** The error `name` an asked-for failure carries, as the sandbox's own errors of that status do. */
+function failureName(status: number): string {
+  if (status >= 500) return "fault";
+  return { 401: "unauthorized", 404: "not_found", 429: "too_many_requests" }[status] ?? "bad_request";
 }
