@@ -138,8 +138,8 @@ function validationError(
 const PREFER_CODE = /(?:^|[\s,;])code\s*=\s*"?([^",;\s]*)"?/i;
 
 /** The error status `Prefer: code=` asks for, when the operation documents it (exactly or as `NXX`). */
-function askedFailure(op: OperationInfo, prefer: string | undefined): number | undefined {
-  const asked = prefer === undefined ? undefined : PREFER_CODE.exec(prefer)?.[1];
+function askedFailure(op: OperationInfo, prefer: string | string[] | undefined): number | undefined {
+  const asked = prefer === undefined ? undefined : PREFER_CODE.exec(String(prefer))?.[1];
   if (asked === undefined) return undefined;
   const documented = [...op.errors.keys()].filter((status) => /^[45]/.test(status));
   const status = Number(asked);
