@@ -264,7 +264,8 @@ export function buildSdk(
       const deadlinePassed = context.readDeadline?.timedOut === true;
       if (answer?.body && !answer.bodyUsed && !deadlinePassed)
         return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
-      return bodyReadError(error, method, pathOnly, timeoutMs, redact, deadlinePassed);
+      // The answer's address names the call whole (which page of a walk); the message keeps its path.
+      return bodyReadError(error, method, answer?.url || pathOnly, timeoutMs, redact, deadlinePassed);
     },
   );
 

@@ -28,20 +28,31 @@ export class CdasError extends Error {
 }
 Object.defineProperty(CdasError.prototype, ERROR_BRAND, { value: true });
 
+/** The call a failure of the wire belongs to, as `CdasApiError` has it: `url` with the secret taken out. */
+export interface FailedCall {
+  method: string;
+  url: string;
+}
+
 /** The connection failed (refused, reset, untrusted certificate, ...); `cause` keeps the chain, redacted. */
 export class CdasConnectionError extends CdasError {
   override name = "CdasConnectionError";
   override readonly code = "network";
   /** Whether trying again may help: not for a certificate or protocol failure. */
   readonly retryable: boolean;
+  readonly method: string;
+  /** The address called, query included (which page of a walk), the client secret taken out. */
+  readonly url: string;
 
-  constructor(message: string, options: { cause: unknown; retryable: boolean }) {
+  constructor(message: string, options: FailedCall & { cause: unknown; retryable: boolean }) {
     super(message, { cause: options.cause });
     this.retryable = options.retryable;
+    this.method = options.method;
+    this.url = options.url;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), retryable: this.retryable };
+    return { ...super.toJSON(), method: this.method, url: this.url, retryable: this.retryable };
   }
 }
 
@@ -49,6 +60,19 @@ export class CdasConnectionError extends CdasError {
 export class CdasTimeoutError extends CdasError {
   override name = "CdasTimeoutError";
   override readonly code = "timeout";
+  readonly method: string;
+  /** The address called, query included, the client secret taken out. */
+  readonly url: string;
+
+  constructor(message: string, call: FailedCall) {
+    super(message);
+    this.method = call.method;
+    this.url = call.url;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), method: this.method, url: this.url };
+  }
 }
 
 /** The server answered something the SDK cannot use: bad JSON, a bad status, a refused redirect, too large. */
@@ -288,7 +312,13 @@ export function paginationLoop(message: string): CdasPaginationLoopError {
 }
 
 function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeoutError {
-  return new CdasTimeoutError(`${method} ${pathOf(url)} timed out after ${timeoutMs} ms (its body included)`);
+  return new CdasTimeoutError(
+    `${method} ${pathOf(url)} timed out after ${timeoutMs} ms (its body included)`,
+    {
+      method,
+      url,
+    },
+  );
 }
 
 /**
@@ -308,7 +338,10 @@ export function bodyReadError(
 ): CdasError {
   if (error instanceof SyntaxError) {
     const cause = redactError(withoutExcerpt(error), redact);
-    return invalidResponse(`${method} ${pathOf(url)} answered 2xx with a body that is not JSON`, cause);
+    return invalidResponse(
+      `${method} ${pathOf(redact(url))} answered 2xx with a body that is not JSON`,
+      cause,
+    );
   }
   // The deadline rejects the read with its reason, a TimeoutError.
   const timedOut = deadlinePassed || (error as Error | null)?.name === "TimeoutError";
@@ -413,6 +446,8 @@ function connectionError(
   const { cause, detail } = knownCause(causeChain(error).reverse());
   const reason = cause ? `${cause.words} (${detail})${cause.hint ?? ""}` : detail;
   return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}`), {
+    method,
+    url: redact(url),
     cause: redactedCopy(error, redact),
     retryable: cause?.lasting !== true,
   });

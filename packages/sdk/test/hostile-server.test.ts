@@ -255,6 +255,7 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     const failure = await failureOf(getAccounts(sdk));
     expect(failure).toBeInstanceOf(CdasTimeoutError);
     expect((failure as Error).message).toBe("GET /v1/accounts timed out after 100 ms (its body included)");
+    expect(failure).toMatchObject({ method: "GET", url: `${origin}/v1/accounts` });
   });
 
   it("a body cut off before its content-length", async () => {
@@ -409,6 +410,33 @@ describe("network failures name their cause", () => {
     expect(failure).toBeInstanceOf(CdasConnectionError);
     expect((failure as Error).message).toBe("POST /v1/token failed: connection refused (ECONNREFUSED)");
     expect(causeCodes(failure)).toContain("ECONNREFUSED");
+    expect(failure).toMatchObject({ method: "POST", url: `${origin}/v1/token` });
+    expect(JSON.parse(JSON.stringify(failure))).toMatchObject({ method: "POST", url: `${origin}/v1/token` });
+  });
+
+  it("a walk's page that fails says which page it was (its address, query included), the secret taken out", async () => {
+    const secret = "sk_walk_secret_1234567890";
+    let pages = 0;
+    const { origin } = await serve(
+      api((_, response) => {
+        pages++;
+        // The second page's connection is cut before any answer.
+        if (pages > 1) return response.socket?.destroy();
+        const next = `/v1/accounts?end_user_id=${secret}&offset=25`;
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: [{ id: "acc_1" }], links: { next } }));
+      }),
+    );
+    const sdk = sdkFor(origin, { clientSecret: secret });
+    const walk = untyped(sdk).paginate("/v1/accounts", { params: { query: { end_user_id: secret } } });
+    const failure = await failureOf(walk.toArray());
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect(failure).toMatchObject({
+      method: "GET",
+      url: `${origin}/v1/accounts?end_user_id=[redacted]&offset=25`,
+    });
+    expect(JSON.stringify(failure)).not.toContain(secret);
   });
 
   it("a certificate that is not trusted: named, pointed to the README, and not retried", async () => {

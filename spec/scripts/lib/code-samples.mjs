@@ -157,7 +157,8 @@ console.log(data);
   const paging = operation["x-cdas-pagination"]?.style;
   if (method === "get" && (paging === "offset" || paging === "cursor")) {
     return `${SDK_SETUP(version)}
-// Every item, across pages (${paging} paging).
+// Every item the call selects, across pages (${paging} paging); the optional parameters left out keep
+// their defaults, which the description gives (a date window, for instance).
 for await (const item of sdk.paginate("${path}"${init ? `, ${init}` : ""})) {
   console.log(item);
 }
