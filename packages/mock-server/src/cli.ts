@@ -59,6 +59,18 @@ const OPTIONS = {
 } as const;
 type CliValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
 
+/** The value of an option that takes one of a few words; its absence is left to the server's default. */
+function oneOf<const T extends string>(
+  name: string,
+  value: string | undefined,
+  choices: readonly T[],
+): T | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!(choices as readonly string[]).includes(value))
+    throw new Error(`--${name} must be ${choices.join(" or ")}`);
+  return value as T;
+}
+
 /** startMockServer's options from the command line; throws naming a bad value. */
 function serverOptions(values: CliValues): MockServerOptions {
   const defaultVersion = values["default-version"];
@@ -66,26 +78,22 @@ function serverOptions(values: CliValues): MockServerOptions {
     throw new Error(`--default-version must be one of ${REGISTRY.versions.join(", ")}`);
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)
     throw new Error(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
-  const tokenForm = values["token-form"];
-  if (tokenForm && tokenForm !== "access_token" && tokenForm !== "token")
-    throw new Error("--token-form must be access_token or token");
+  const tokenForm = oneOf("token-form", values["token-form"], ["access_token", "token"]);
   for (const name of ["reference-date", "today"] as const) {
     const value = values[name];
     if (value === undefined || isCalendarDate(value) || (name === "today" && value === "now")) continue;
     const now = name === "today" ? ', or "now"' : "";
     throw new Error(`--${name} must be a calendar date, YYYY-MM-DD${now} (got ${JSON.stringify(value)})`);
   }
-  const productForm = values["product-form"];
-  if (productForm && productForm !== "bare" && productForm !== "data")
-    throw new Error("--product-form must be bare or data");
+  const productForm = oneOf("product-form", values["product-form"], ["bare", "data"]);
   return {
     port: Number(values.port),
     host: values.host,
     seed: /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed,
     tls: !values["plain-http"],
     tokenTtlSeconds: values["token-ttl"] ? Number(values["token-ttl"]) : undefined,
-    tokenForm: tokenForm as "access_token" | "token" | undefined,
-    productForm: productForm as "bare" | "data" | undefined,
+    tokenForm,
+    productForm,
     defaultVersion,
     referenceDate: values["reference-date"],
     today: values.today === "now" ? new Date() : values.today,

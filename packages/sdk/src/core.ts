@@ -34,34 +34,22 @@ const defaultFetch: FetchLike = IS_BUN
   ? (input, init) => globalThis.fetch(input, Object.assign({ ...init }, { decompress: false }))
   : (input, init) => globalThis.fetch(input, init);
 
-/** The options `createSdk` fills in when they are left out (names checked against `SdkOptions`). */
-export type SdkDefaults = Readonly<
-  Required<
-    Pick<
-      SdkOptions,
-      | "timeoutMs"
-      | "maxResponseBytes"
-      | "maxRetries"
-      | "retryBaseDelayMs"
-      | "maxRetryDelayMs"
-      | "allowInsecureLoopback"
-    >
-  >
->;
-
 /**
- * The default of each optional `SdkOptions` number and flag, the one place they are written; frozen,
- * as every `createSdk` reads them. `maxResponseBytes`, 32 MiB, is room for a page of 1,000 detailed
- * records many times over.
+ * The default of each optional `SdkOptions` number and flag, the one place they are written (names and
+ * types checked against `SdkOptions`); frozen, as every `createSdk` reads them. `maxResponseBytes`,
+ * 32 MiB, is room for a page of 1,000 detailed records many times over.
  */
-export const DEFAULTS: SdkDefaults = Object.freeze({
+export const DEFAULTS = Object.freeze({
   timeoutMs: 30_000,
   maxResponseBytes: 32 * 1024 * 1024,
   maxRetries: 2,
   retryBaseDelayMs: 250,
   maxRetryDelayMs: 20_000,
   allowInsecureLoopback: false,
-});
+} satisfies Partial<SdkOptions>);
+
+/** The options `createSdk` fills in when they are left out: the type of `DEFAULTS`. */
+export type SdkDefaults = typeof DEFAULTS;
 
 /** Default of `maxResponseBytes` (kept for code that imports it by this name): `DEFAULTS.maxResponseBytes`. */
 export const DEFAULT_MAX_RESPONSE_BYTES = DEFAULTS.maxResponseBytes;

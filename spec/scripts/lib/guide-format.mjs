@@ -1,6 +1,6 @@
 // Renders a migration guide (migration-guide.mjs) as Markdown (dist/changes/<a>-to-<b>.guide.md and
 // `spec:diff --format guide`) and as a page of the docs site.
-import { migrationSize } from "./migration-guide.mjs";
+import { counted, migrationSize } from "./migration-guide.mjs";
 import { UNNAMED_KEY } from "./openapi-walk.mjs";
 import { escapeHtml, inlineCode, SITE_CSS, siteHeader } from "./report-format.mjs";
 
@@ -28,9 +28,8 @@ function introLines(guide) {
   const between = `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**`;
   if (guide.sections.length === 0 && guide.folded.length === 0)
     return [`${between}: nothing to change; the two documents do not differ.`];
-  const groups = operationGroups(guide).length;
   return [
-    `${between}, in ${groups} ${groups === 1 ? "group" : "groups"} of operations: ${migrationSize(guide).text}.`,
+    `${between}, in ${counted(operationGroups(guide).length, "group")} of operations: ${migrationSize(guide).text}.`,
     "Each entry says a change once, under the operations it concerns; the diff blocks show the code to change with `@cdas/sdk`",
     `(\`sdk.client\` is the typed client of the version, the same calls as \`@cdas/client-${guide.to.label}\`).`,
   ];
@@ -44,7 +43,7 @@ function introLines(guide) {
 function relatedLines(section, { code, link }) {
   return (section.related ?? []).map(({ operation, sections }) => {
     const targets = sections.map((other) => {
-      const entries = `${other.entries} ${other.entries === 1 ? "entry" : "entries"}`;
+      const entries = counted(other.entries, "entry", "entries");
       const count = other.breaking ? `${entries}, ${other.breaking} breaking` : entries;
       return `${link(sectionTitle(other, code), other.anchor)} (${count})`;
     });

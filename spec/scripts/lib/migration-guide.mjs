@@ -495,6 +495,11 @@ function linkSectionsOfEachOperation(sections) {
 export const DIFFERENCES_COUNTED =
   "one change counts once per field, status, operation and `required` list it touches";
 
+/** `n` and the word for it, singular for one: `1 group`, `3 groups`, `2 entries` (given `many`). */
+export function counted(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /**
  * The size of a migration, said the same way by the guide, the change reports and the index: the
  * guide's breaking entries are the changes a developer makes; the report's breaking changes are the
@@ -505,11 +510,10 @@ export function migrationSize(guide) {
   const entries = guide.sections.flatMap((section) => section.entries);
   const toMake = entries.filter((entry) => entry.breaking).length;
   const differences = guide.counts.breaking;
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return {
     toMake,
     differences,
-    text: `${plural(toMake, "breaking change")} to make (the migration guide's entries); ${plural(differences, "breaking difference")} in the documents, where ${DIFFERENCES_COUNTED}`,
+    text: `${counted(toMake, "breaking change")} to make (the migration guide's entries); ${counted(differences, "breaking difference")} in the documents, where ${DIFFERENCES_COUNTED}`,
   };
 }
 
