@@ -219,6 +219,7 @@ export function buildSdk(
     ...transportOptions,
     baseUrl,
     clientId,
+    version,
     headers,
     timeoutMs,
     redact,

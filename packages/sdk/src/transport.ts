@@ -5,11 +5,12 @@
  * still under the attempt's deadline, which the client's method wrappers end once openapi-fetch has
  * read it (they also type a failure while reading it).
  */
-import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH } from "./api.js";
+import { FILLED_QUERY, JSON_MEDIA_TYPE, TOKEN_PATH, VERSION_HEADER } from "./api.js";
 import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.js";
 import {
   apiErrorFor,
   bodyReadError,
+  invalidOptions,
   invalidResponse,
   isCdasError,
   pathOf,
@@ -72,6 +73,8 @@ export interface TransportConfig {
   inflates: boolean;
   baseUrl: string;
   clientId: string;
+  /** The SDK's version: every call sends it as `X-Platform-Version`, the one its types describe. */
+  version: string;
   /** The SDK's headers, for the token call (openapi-fetch adds them to every other call). */
   headers: Record<string, string>;
   timeoutMs: number;
@@ -392,6 +395,21 @@ export function createTransport(config: TransportConfig): Transport {
     });
   }
 
+  /**
+   * A call's own headers win over the SDK's, but not on the version: an answer of another version (or of
+   * the console's pinned one, without the header) would come back typed as the SDK's.
+   */
+  function checkVersion(request: Request): void {
+    const sent = request.headers.get(VERSION_HEADER);
+    if (sent === config.version) return;
+    const got = sent === null ? "none" : JSON.stringify(sent);
+    throw invalidOptions(
+      config.redact(
+        `${called(request.method, request.url)}: ${VERSION_HEADER} must be ${config.version}, the SDK's version (got ${got}); for another version, create an SDK of that version`,
+      ),
+    );
+  }
+
   return async (request, context = newCallContext()) => {
     context.sent = true;
     const body = request.body === null ? null : await request.arrayBuffer();
@@ -405,6 +423,7 @@ export function createTransport(config: TransportConfig): Transport {
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
     let answer: Response | ErrorAnswer;
     try {
+      checkVersion(request);
       answer = await withRetries({ request, body, isTokenCall, context });
     } catch (error) {
       context.failure = error;

@@ -291,7 +291,7 @@ describe("request headers", () => {
     const server = scriptedFetch(() => (++dataCalls === 3 ? json({}, { status: 401 }) : json({ data: [] })));
     const client = untyped(testSdk(server.fetch).client);
     await client.GET("/v1/accounts", { headers: { "x-trace": "t-1", accept: "application/json" } });
-    await client.GET("/v1/accounts", { params: { header: { "x-platform-version": "v1" } } });
+    await client.GET("/v1/accounts", { params: { header: { "x-trace": "t-2" } } });
     await client.GET("/v1/accounts", {}); // 401: renewed, then retried
     await client.GET("/v1/accounts", {});
     const calls = server.dataCalls();
@@ -302,7 +302,7 @@ describe("request headers", () => {
       "x-platform-version": "v2",
       "x-trace": "t-1",
     });
-    expect(calls[1]?.headers.get("x-platform-version")).toBe("v1");
+    expect(calls[1]?.headers.get("x-trace")).toBe("t-2");
     expect(calls.map((call) => call.headers.get("authorization"))).toEqual([
       "Bearer tok_1",
       "Bearer tok_1",
@@ -316,6 +316,32 @@ describe("request headers", () => {
       "user-agent": `cdas-sdk/${version}`,
       "x-platform-version": "v2",
     });
+  });
+
+  it.each([
+    ["another version", { headers: { "X-Platform-Version": "v3" } }, 'got "v3"'],
+    ["a parameter of another version", { params: { header: { "x-platform-version": "v1" } } }, 'got "v1"'],
+    ["no version (the console's pinned one)", { headers: { "X-Platform-Version": null } }, "got none"],
+  ])("refuses a call that sends %s, sending nothing", async (_case, init, got) => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const sdk = testSdk(server.fetch);
+    const { data, error } = await untyped(sdk.client).GET("/v1/accounts", {}); // the token is fetched
+    expect(error ?? data).toEqual({ data: [] });
+    const refused = untyped(sdk.client).GET("/v1/accounts", init);
+    await expect(refused).rejects.toThrow(CdasInvalidOptionsError);
+    await expect(refused).rejects.toThrow(
+      `GET /v1/accounts: X-Platform-Version must be v2, the SDK's version (${got}); for another version, create an SDK of that version`,
+    );
+    expect(server.dataCalls()).toHaveLength(1);
+  });
+
+  it("refuses another version set by a middleware, on paginate's pages too", async () => {
+    const server = scriptedFetch(() => json({ data: [], links: {} }));
+    const sdk = testSdk(server.fetch);
+    sdk.client.use({ onRequest: ({ request }) => request.headers.set("x-platform-version", "v3") });
+    const walk = sdk.paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } });
+    await expect(walk.toArray()).rejects.toThrow("X-Platform-Version must be v2");
+    expect(server.dataCalls()).toHaveLength(0);
   });
 
   it("fills client_id into GET /v1/institutions through sdk.client as well", async () => {
