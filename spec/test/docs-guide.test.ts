@@ -66,8 +66,8 @@ const V1_TO_V2: Record<string, string> = {
   "Identity response": "`customer` is gone",
 };
 const V2_TO_V3: Record<string, string> = {
-  "Consent list body": "`{consents, links}` instead of a bare array",
-  "End-user list body": "`{end_users, links}` instead of a bare array",
+  "Consent list body": "`{consents, links?}` instead of a bare array",
+  "End-user list body": "`{end_users, links?}` instead of a bare array",
   "Consent fields": "`arrangement_id` is now `arrangementId`",
   "Error body of both lists": "`fault`, `temporary` and `timeout` are gone from the error body",
   "Query `expires_before`": "`expires_before` is gone",
@@ -306,13 +306,29 @@ describe("reshaped containers (a field that becomes an array, or stops being one
     },
   );
 
+  it("an envelope's optional key is marked as the interface writes it (`links?`), its required list key not", () => {
+    const text = readFileSync(INTERFACE_SPEC, "utf8");
+    for (const [key, path] of [
+      ["consents", "/v1/consent"],
+      ["end_users", "/v1/end-users"],
+    ] as const) {
+      // The interface's version table: the v3 body is `{<key>: [...], links?}`.
+      expect(text).toContain(`\`{${key}: [...], links?}\``);
+      const said = entriesOf(guideFor("v2-to-v3"))
+        .filter((e) => e.operations.includes(`GET ${path}`))
+        .map((e) => e.text)
+        .filter((t) => t.includes("instead of a bare array"));
+      expect(said).toEqual([`the body is now \`{${key}, links?}\` instead of a bare array`]);
+    }
+  });
+
   it("v3-to-v2: a list envelope that becomes a bare array is said as such, its keys not gone", () => {
     const texts = entriesOf(guideOf("v3", "v2")).map((e) => e.text);
     expect(texts).toContain(
-      "the body is now a bare array of the `consents` items instead of `{consents, links}`",
+      "the body is now a bare array of the `consents` items instead of `{consents, links?}`",
     );
     expect(texts).toContain(
-      "the body is now a bare array of the `end_users` items instead of `{end_users, links}`",
+      "the body is now a bare array of the `end_users` items instead of `{end_users, links?}`",
     );
     expect(texts.filter((t) => /`(consents|end_users)`.* gone/.test(t))).toEqual([]);
   });

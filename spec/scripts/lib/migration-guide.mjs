@@ -83,6 +83,20 @@ function propertyNames(doc, schema) {
   return namesWithAllOf(doc, schema, (s) => Object.keys(s.properties ?? {}));
 }
 
+/** The names a schema lists as `required`, its allOf members' included. */
+function requiredNames(doc, schema) {
+  return namesWithAllOf(doc, schema, (s) => (Array.isArray(s.required) ? s.required : []));
+}
+
+/**
+ * The keys of an envelope as the interface writes them, `{consents, links?}`: a key its schema does not
+ * require is marked `?`, so that a reader does not count on it (a page's `links` may be absent).
+ */
+function envelopeShape(doc, tokens, keys) {
+  const required = requiredNames(doc, schemaAt(doc, tokens));
+  return `{${keys.map((key) => (required.includes(key) ? key : `${key}?`)).join(", ")}}`;
+}
+
 /** The field names of the items of the array at `tokens` in `doc` (empty when it is no array of objects). */
 function itemFields(doc, tokens) {
   const schema = schemaAt(doc, tokens);
@@ -121,7 +135,7 @@ function reshapeClauses(change, place, docs, { removed, added }) {
     return [
       {
         kind: "envelope",
-        text: `${subject} is now \`{${keys.join(", ")}}\` instead of a bare array`,
+        text: `${subject} is now \`${envelopeShape(docs.after, tokens, keys)}\` instead of a bare array`,
         keys,
       },
     ];
@@ -134,7 +148,7 @@ function reshapeClauses(change, place, docs, { removed, added }) {
     return [
       {
         kind: "unwrap",
-        text: `${subject} is now a bare array of the \`${heldList}\` items instead of \`{${keys.join(", ")}}\``,
+        text: `${subject} is now a bare array of the \`${heldList}\` items instead of \`${envelopeShape(docs.before, tokens, keys)}\``,
       },
     ];
   }
