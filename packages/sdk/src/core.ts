@@ -12,9 +12,9 @@ import {
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { secretRedactor, textOf } from "./redact.js";
 import { HEADER_TEXT, withUrl } from "./response.js";
-import type { RetryPolicy } from "./retry.js";
 import {
   type CallContext,
+  type CallLimits,
   createTransport,
   type FetchLike,
   newCallContext,
@@ -92,25 +92,46 @@ export interface SdkCore {
   // biome-ignore lint/suspicious/noExplicitAny: narrowed by Sdk<V>.
   readonly client: Client<any>;
   paginate(path: string, init?: unknown, options?: PaginateOptions): Paginator<unknown, unknown>;
+  withOptions(options: SdkCallOptions): SdkCore;
 }
 
 /** An unpaired UTF-16 surrogate (`String.prototype.isWellFormed` is ES2024). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Every option of `SdkOptions`, so that a misspelt one is refused rather than ignored (the compiler keeps this whole). */
+/** The options `withOptions` changes: what bounds each call of the SDK it returns. */
+export type SdkCallOptions = Pick<
+  SdkOptions,
+  "timeoutMs" | "maxResponseBytes" | "maxRetries" | "retryBaseDelayMs" | "maxRetryDelayMs"
+>;
+
+/** Every option of `SdkCallOptions`, and of `SdkOptions`, so that a misspelt one is refused rather than ignored (the compiler keeps these whole). */
+const CALL_OPTION_NAMES: Record<keyof SdkCallOptions, true> = {
+  timeoutMs: true,
+  maxResponseBytes: true,
+  maxRetries: true,
+  retryBaseDelayMs: true,
+  maxRetryDelayMs: true,
+};
 const OPTION_NAMES: Record<keyof SdkOptions, true> = {
   version: true,
   baseUrl: true,
   clientId: true,
   clientSecret: true,
   fetch: true,
-  timeoutMs: true,
-  maxResponseBytes: true,
-  maxRetries: true,
-  retryBaseDelayMs: true,
-  maxRetryDelayMs: true,
+  ...CALL_OPTION_NAMES,
   userAgent: true,
   allowInsecureLoopback: true,
+};
+
+/** `DEFAULTS` as the transport reads them. */
+const DEFAULT_LIMITS: CallLimits = {
+  timeoutMs: DEFAULTS.timeoutMs,
+  maxResponseBytes: DEFAULTS.maxResponseBytes,
+  retry: {
+    maxRetries: DEFAULTS.maxRetries,
+    baseDelayMs: DEFAULTS.retryBaseDelayMs,
+    maxDelayMs: DEFAULTS.maxRetryDelayMs,
+  },
 };
 
 /** The options checked, each wrong one named, and filled in with their defaults. */
@@ -123,23 +144,14 @@ interface CheckedOptions {
   headers: Record<string, string>;
   fetch: FetchLike;
   inflates: boolean;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  retry: RetryPolicy;
+  limits: CallLimits;
 }
 
 function checkOptions(
   versions: Readonly<Record<string, VersionDefinition>>,
   options: SdkOptions,
 ): CheckedOptions {
-  if (typeof options !== "object" || options === null)
-    throw invalidOptions("createSdk needs an options object");
-  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
-  if (unknown.length > 0) {
-    throw invalidOptions(
-      `createSdk has no option ${unknown.join(", ")} (its options: ${Object.keys(OPTION_NAMES).join(", ")})`,
-    );
-  }
+  refuseUnknownOptions("createSdk", options, OPTION_NAMES);
   const missing = (["version", "baseUrl", "clientId", "clientSecret"] as const).filter(
     (name) => options[name] === undefined,
   );
@@ -186,14 +198,33 @@ function checkOptions(
     },
     fetch: options.fetch ?? defaultFetch,
     inflates: options.fetch === undefined && IS_BUN,
-    timeoutMs: timerLength("timeoutMs", positive("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs)),
-    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, DEFAULTS.maxResponseBytes),
+    limits: checkLimits(options, DEFAULT_LIMITS),
+  };
+}
+
+/** An options object of `what`'s, refused if it is none or names an option `what` does not have. */
+function refuseUnknownOptions(what: string, options: object, names: Record<string, true>): void {
+  if (typeof options !== "object" || options === null)
+    throw invalidOptions(`${what} needs an options object`);
+  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(names, name));
+  if (unknown.length > 0) {
+    throw invalidOptions(
+      `${what} has no option ${unknown.join(", ")} (its options: ${Object.keys(names).join(", ")})`,
+    );
+  }
+}
+
+/** The limits `options` set, each checked; those left out are `base`'s. */
+function checkLimits(options: SdkCallOptions, base: CallLimits): CallLimits {
+  return {
+    timeoutMs: timerLength("timeoutMs", positive("timeoutMs", options.timeoutMs, base.timeoutMs)),
+    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, base.maxResponseBytes),
     retry: {
-      maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, DEFAULTS.maxRetries),
-      baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, DEFAULTS.retryBaseDelayMs),
+      maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, base.retry.maxRetries),
+      baseDelayMs: nonNegative("retryBaseDelayMs", options.retryBaseDelayMs, base.retry.baseDelayMs),
       maxDelayMs: timerLength(
         "maxRetryDelayMs",
-        nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, DEFAULTS.maxRetryDelayMs),
+        nonNegative("maxRetryDelayMs", options.maxRetryDelayMs, base.retry.maxDelayMs),
       ),
     },
   };
@@ -210,7 +241,7 @@ export function buildSdk(
   } catch (error) {
     throw unreadableOptions(error, "createSdk could not read its options");
   }
-  const { definition, version, clientId, clientSecret, baseUrl, headers, timeoutMs, ...transportOptions } =
+  const { definition, version, clientId, clientSecret, baseUrl, headers, limits, ...transportOptions } =
     checked;
   // The secret lives only in these two closures: never on an object the SDK returns or throws.
   const redact = secretRedactor(clientSecret);
@@ -221,7 +252,7 @@ export function buildSdk(
     clientId,
     version,
     headers,
-    timeoutMs,
+    limits,
     redact,
     tokenBody,
   });
@@ -229,53 +260,70 @@ export function buildSdk(
   // openapi-fetch's documented extension points: the SDK's headers as the client's default headers
   // (a call's own headers win) and the transport as its fetch. (No middleware of the SDK's own: over a
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
-  const client = withTypedBodyErrors(
-    // openapi-fetch's default fetch, for form's sake: every method passes a fetch of its call's own
-    // (withTypedBodyErrors), the one a middleware also gets as `options.fetch`.
-    definition.createClient({
+  // openapi-fetch's default fetch is there for form's sake: every method passes a fetch of its call's
+  // own (withTypedBodyErrors), the one a middleware also gets as `options.fetch`.
+  const engine = definition.createClient({
+    baseUrl,
+    fetch: (request: Request) => transport(request),
+    headers,
+  });
+
+  const typed: Typed = (error, method, path, signal, context) => {
+    // The caller's abort rejects with the caller's reason, whenever it comes.
+    if (signal?.aborted) return signal.reason;
+    const pathOnly = textOf(path).split("?")[0] ?? "";
+    if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, "before sending");
+    // The SDK's fetch failed (with its own error) and something else came out: a middleware's onError.
+    if (context.failure !== undefined && error !== context.failure)
+      return failedInCallersCode(error, method, pathOnly, redact, "on the failure");
+    // Answered and its body untouched, the read not ended: the failure came between the two, from a
+    // middleware (Bun leaves `bodyUsed` false when the deadline ends a read). An answer without a body
+    // (a 205) is never used: openapi-fetch parsing nothing as JSON is the server's doing.
+    const { answer } = context;
+    const deadlinePassed = context.readDeadline?.timedOut === true;
+    if (answer?.body && !answer.bodyUsed && !deadlinePassed)
+      return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
+    // The answer's address names the call whole (which page of a walk); the message keeps its path.
+    const { timeoutMs } = context.limits;
+    return bodyReadError(error, method, answer?.url || pathOnly, timeoutMs, redact, deadlinePassed);
+  };
+
+  /**
+   * The SDK whose calls are bounded by `callLimits`. Those of `withOptions` share the engine, and with
+   * it the transport (the token, its renewal) and the middleware: only the limits of their calls differ.
+   */
+  const sdkWithin = (callLimits: CallLimits): SdkCore => {
+    const client = withTypedBodyErrors(engine, transport, callLimits, typed);
+    const paginatorContext = {
+      get: (schemaPath: string, pageInit: unknown) => client.GET(schemaPath as never, pageInit as never),
       baseUrl,
-      fetch: (request: Request) => transport(request),
-      headers,
-    }),
-    transport,
-    (error, method, path, signal, context) => {
-      // The caller's abort rejects with the caller's reason, whenever it comes.
-      if (signal?.aborted) return signal.reason;
-      const pathOnly = textOf(path).split("?")[0] ?? "";
-      if (!context.sent) return failedInCallersCode(error, method, pathOnly, redact, "before sending");
-      // The SDK's fetch failed (with its own error) and something else came out: a middleware's onError.
-      if (context.failure !== undefined && error !== context.failure)
-        return failedInCallersCode(error, method, pathOnly, redact, "on the failure");
-      // Answered and its body untouched, the read not ended: the failure came between the two, from a
-      // middleware (Bun leaves `bodyUsed` false when the deadline ends a read). An answer without a body
-      // (a 205) is never used: openapi-fetch parsing nothing as JSON is the server's doing.
-      const { answer } = context;
-      const deadlinePassed = context.readDeadline?.timedOut === true;
-      if (answer?.body && !answer.bodyUsed && !deadlinePassed)
-        return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
-      // The answer's address names the call whole (which page of a walk); the message keeps its path.
-      return bodyReadError(error, method, answer?.url || pathOnly, timeoutMs, redact, deadlinePassed);
-    },
-  );
-
-  const paginatorContext = {
-    get: (schemaPath: string, pageInit: unknown) => client.GET(schemaPath as never, pageInit as never),
-    baseUrl,
-    redact,
+      redact,
+    };
+    return {
+      version,
+      baseUrl,
+      clientId,
+      client,
+      paginate(path, init, paginateOptions) {
+        const { pagination } = definition;
+        const spec =
+          typeof path === "string" && Object.hasOwn(pagination, path) ? pagination[path] : undefined;
+        if (!spec) throw invalidOptions(`${textOf(path)} is not a list operation of ${version}`);
+        return createPaginator(paginatorContext, path, spec, init as never, paginateOptions);
+      },
+      withOptions(callOptions) {
+        let changed: CallLimits;
+        try {
+          refuseUnknownOptions("withOptions", callOptions, CALL_OPTION_NAMES);
+          changed = checkLimits(callOptions, callLimits);
+        } catch (error) {
+          throw unreadableOptions(error, "withOptions could not read its options");
+        }
+        return sdkWithin(changed);
+      },
+    };
   };
-
-  return {
-    version,
-    baseUrl,
-    clientId,
-    client,
-    paginate(path, init, paginateOptions) {
-      const { pagination } = definition;
-      const spec = typeof path === "string" && Object.hasOwn(pagination, path) ? pagination[path] : undefined;
-      if (!spec) throw invalidOptions(`${textOf(path)} is not a list operation of ${version}`);
-      return createPaginator(paginatorContext, path, spec, init as never, paginateOptions);
-    },
-  };
+  return sdkWithin(limits);
 }
 
 /** The client's methods; each reads and parses an answer's body. */
@@ -317,12 +365,13 @@ function withTypedBodyErrors(
   // biome-ignore lint/suspicious/noExplicitAny: the untyped engine; Sdk<V> types the client.
   client: Client<any>,
   transport: Transport,
+  limits: CallLimits,
   typed: Typed,
   // biome-ignore lint/suspicious/noExplicitAny: as above.
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
     let signal: AbortSignal | null | undefined;
-    let context = newCallContext();
+    let context = newCallContext(limits);
     // Any failure as the SDK's error; one that cannot even be examined (a caller's Proxy whose traps throw) is said so.
     const fail = (error: unknown) => {
       try {
@@ -344,7 +393,7 @@ function withTypedBodyErrors(
           `${method} ${textOf(path)}: parseAs must be one of ${allowed} (got ${shown(parseAs)})`,
         );
       }
-      context = newCallContext(signal);
+      context = newCallContext(limits, signal);
       const fetch = (request: Request) => transport(request, context);
       pending = run({ ...options, parseAs, signal, fetch } as never);
     } catch (error) {

@@ -13,7 +13,7 @@ export type * as V2 from "@cdas/client-v2";
 export type * as V3 from "@cdas/client-v3";
 /** openapi-fetch's middleware type, for `sdk.client.use(...)`: named here so that `@cdas/sdk` alone is enough. */
 export type { Middleware } from "openapi-fetch";
-export type { SdkDefaults, SdkOptions } from "./core.js";
+export type { SdkCallOptions, SdkDefaults, SdkOptions } from "./core.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULTS } from "./core.js";
 export {
   CdasApiError,

@@ -39,8 +39,19 @@ export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response
 /** The SDK's fetch for openapi-fetch: a call's Request, and what the client's method wrapper knows of the call. */
 export type Transport = (request: Request, context?: CallContext) => Promise<Response>;
 
+/**
+ * What bounds one call: its deadline, the body it reads and its retries. `createSdk`'s options, or an
+ * SDK's of `withOptions`; the token call keeps `createSdk`'s.
+ */
+export interface CallLimits {
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly retry: RetryPolicy;
+}
+
 /** What the client's method wrapper and the transport share about one call. */
 export interface CallContext {
+  readonly limits: CallLimits;
   /** The signal the caller gave the call, if any (the request's own follows it). */
   readonly callerSignal: AbortSignal | undefined;
   /** Set when the request reaches the transport: a failure before that was never sent. */
@@ -57,8 +68,9 @@ export interface CallContext {
 }
 
 /** A context of a call's own, for a caller that does not share one (the token call, a middleware's own fetch). */
-export function newCallContext(callerSignal?: AbortSignal | null): CallContext {
+export function newCallContext(limits: CallLimits, callerSignal?: AbortSignal | null): CallContext {
   return {
+    limits,
     callerSignal: callerSignal ?? undefined,
     sent: false,
     answer: undefined,
@@ -77,9 +89,8 @@ export interface TransportConfig {
   version: string;
   /** The SDK's headers, for the token call (openapi-fetch adds them to every other call). */
   headers: Record<string, string>;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  retry: RetryPolicy;
+  /** The limits of a call without a context of its own: the token call, a middleware's own fetch. */
+  limits: CallLimits;
   /** Removes the client secret from any text handed back. */
   redact: Redact;
   /** Builds the token request body; the only place that sees the secret. */
@@ -174,7 +185,7 @@ export function createTransport(config: TransportConfig): Transport {
     headers.set("content-type", JSON_MEDIA_TYPE);
     const body = config.tokenBody();
     const request = new Request(tokenUrl, { method: "POST", headers });
-    const call: Call = { request, body, isTokenCall: true, context: newCallContext() };
+    const call: Call = { request, body, isTokenCall: true, context: newCallContext(config.limits) };
     const answer = await withRetries(call);
     if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact);
     let text: string;
@@ -182,7 +193,14 @@ export function createTransport(config: TransportConfig): Transport {
       text = await answer.text();
     } catch (error) {
       const deadlinePassed = call.context.readDeadline?.timedOut === true;
-      throw bodyReadError(error, "POST", tokenUrl, config.timeoutMs, config.redact, deadlinePassed);
+      throw bodyReadError(
+        error,
+        "POST",
+        tokenUrl,
+        call.context.limits.timeoutMs,
+        config.redact,
+        deadlinePassed,
+      );
     } finally {
       call.context.readDeadline?.end();
     }
@@ -206,6 +224,7 @@ export function createTransport(config: TransportConfig): Transport {
   async function withRetries(call: Call): Promise<Response | ErrorAnswer> {
     const retried = { method: call.request.method, isTokenCall: call.isTokenCall };
     const signal = call.context.callerSignal;
+    const { retry } = call.context.limits;
     let renewed = false;
     for (let retries = 0; ; ) {
       const token = call.isTokenCall ? undefined : (tokens.fresh() ?? (await tokens.get(signal)));
@@ -224,11 +243,11 @@ export function createTransport(config: TransportConfig): Transport {
         tokens.invalidate(token);
         continue;
       }
-      if (!shouldRetry(config.retry, retried, retries, outcome)) {
+      if (!shouldRetry(retry, retried, retries, outcome)) {
         if (outcome instanceof Error) throw outcome;
         return outcome;
       }
-      await sleep(retryDelay(config.retry, retries++, outcome), signal);
+      await sleep(retryDelay(retry, retries++, outcome), signal);
     }
   }
 
@@ -239,7 +258,7 @@ export function createTransport(config: TransportConfig): Transport {
   async function exchange(call: Call, token: string | undefined): Promise<Response | ErrorAnswer> {
     // Without a signal of the caller's, the request's own can never abort: it is not followed.
     const follows = call.context.callerSignal && call.request.signal;
-    const deadline = startDeadline(config.timeoutMs, follows);
+    const deadline = startDeadline(call.context.limits.timeoutMs, follows);
     const { signal } = deadline;
     if (token !== undefined) call.request.headers.set("authorization", `Bearer ${token}`);
     let request = call.body === null ? call.request : new Request(call.request, { body: call.body });
@@ -334,7 +353,7 @@ export function createTransport(config: TransportConfig): Transport {
   /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
   function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
     const what = () => called(call.request.method, url);
-    return bounded(response, config.maxResponseBytes, signal, what, config.inflates);
+    return bounded(response, call.context.limits.maxResponseBytes, signal, what, config.inflates);
   }
 
   /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
@@ -386,11 +405,10 @@ export function createTransport(config: TransportConfig): Transport {
   function failure(error: unknown, call: Call, url: string, deadline: Deadline, during = ""): unknown {
     const { callerSignal } = call.context;
     if (callerSignal?.aborted) return callerSignal.reason;
-    const { timeoutMs, redact } = config;
     return wireFailure(error, call.request.method, url, {
       timedOut: deadline.timedOut,
-      timeoutMs,
-      redact,
+      timeoutMs: call.context.limits.timeoutMs,
+      redact: config.redact,
       during,
     });
   }
@@ -410,7 +428,7 @@ export function createTransport(config: TransportConfig): Transport {
     );
   }
 
-  return async (request, context = newCallContext()) => {
+  return async (request, context = newCallContext(config.limits)) => {
     context.sent = true;
     const body = request.body === null ? null : await request.arrayBuffer();
     // openapi-fetch's JSON media type, with the charset the interface writes.

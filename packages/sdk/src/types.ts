@@ -4,6 +4,7 @@ import type * as V2 from "@cdas/client-v2";
 import type * as V3 from "@cdas/client-v3";
 import type { Client, MaybeOptionalInit } from "openapi-fetch";
 import type { FILLED_QUERY } from "./api.js";
+import type { SdkCallOptions } from "./core.js";
 import type { PaginateOptions, Paginator } from "./paginate.js";
 
 interface VersionTypes {
@@ -121,4 +122,10 @@ export interface Sdk<V extends Version> {
     path: P,
     ...args: PaginateArgs<V, P>
   ): Paginator<ListItem<V, P>, ListBody<V, P>>;
+  /**
+   * The same SDK with other limits for its calls (`timeoutMs`, `maxResponseBytes`, `maxRetries`,
+   * `retryBaseDelayMs`, `maxRetryDelayMs`; those left out are this SDK's). It shares this SDK's token
+   * and middleware (`client.use` on either applies to both); the token call keeps `createSdk`'s limits.
+   */
+  withOptions(options: SdkCallOptions): Sdk<V>;
 }

@@ -5,6 +5,8 @@ import {
   createSdk,
   type Middleware,
   type Page,
+  type Sdk,
+  type SdkCallOptions,
   type V1,
   type V2,
   type V3,
@@ -47,6 +49,17 @@ describe("sdk.client", () => {
     createSdk({ version: "v9", ...credentials });
     // @ts-expect-error version is required
     createSdk({ ...credentials });
+  });
+});
+
+describe("sdk.withOptions", () => {
+  it("returns an SDK of the same version, and takes only the limits of calls", () => {
+    expectTypeOf(v2.withOptions({ timeoutMs: 5_000, maxRetries: 0 })).toEqualTypeOf<Sdk<"v2">>();
+    expectTypeOf<keyof SdkCallOptions>().toEqualTypeOf<
+      "timeoutMs" | "maxResponseBytes" | "maxRetries" | "retryBaseDelayMs" | "maxRetryDelayMs"
+    >();
+    // @ts-expect-error the version, the credentials and the address are createSdk's
+    v2.withOptions({ version: "v3" });
   });
 });
 
