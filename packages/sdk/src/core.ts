@@ -7,6 +7,7 @@ import {
   failedInCallersCode,
   invalidOptions,
   LONGEST_TIMER_MS,
+  refuseUnknownOptions,
   unreadableOptions,
 } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
@@ -200,18 +201,6 @@ function checkOptions(
     inflates: options.fetch === undefined && IS_BUN,
     limits: checkLimits(options, DEFAULT_LIMITS),
   };
-}
-
-/** An options object of `what`'s, refused if it is none or names an option `what` does not have. */
-function refuseUnknownOptions(what: string, options: object, names: Record<string, true>): void {
-  if (typeof options !== "object" || options === null)
-    throw invalidOptions(`${what} needs an options object`);
-  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(names, name));
-  if (unknown.length > 0) {
-    throw invalidOptions(
-      `${what} has no option ${unknown.join(", ")} (its options: ${Object.keys(names).join(", ")})`,
-    );
-  }
 }
 
 /** The limits `options` set, each checked; those left out are `base`'s. */

@@ -249,6 +249,25 @@ export function invalidOptions(message: string, cause?: unknown): CdasInvalidOpt
 }
 
 /**
+ * Refuses what `what` was given for its options unless it is an options object (not an array) whose
+ * every name is one of `names`: a misspelt option is refused rather than ignored.
+ */
+export function refuseUnknownOptions(
+  what: string,
+  options: unknown,
+  names: Readonly<Record<string, true>>,
+): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw invalidOptions(`${what} needs an options object`);
+  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(names, name));
+  if (unknown.length > 0) {
+    throw invalidOptions(
+      `${what} has no option ${unknown.join(", ")} (its options: ${Object.keys(names).join(", ")})`,
+    );
+  }
+}
+
+/**
  * A failure while the SDK read a caller's options: a refusal of its own as it is, anything else (a
  * getter or Proxy of the caller's threw) as an invalid-options error with that error as its cause.
  */

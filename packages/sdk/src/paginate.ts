@@ -10,6 +10,7 @@ import {
   invalidResponse,
   paginationLoop,
   pathOf,
+  refuseUnknownOptions,
   unreadableOptions,
 } from "./errors.js";
 import { type Redact, redactedCopy, textOf } from "./redact.js";
@@ -368,9 +369,16 @@ function withPageSize(
 }
 
 /** The options checked, as a plain copy. */
+/** Every option of `PaginateOptions`, so that a misspelt one (`pagesize`) is refused rather than ignored. */
+const OPTION_NAMES: Record<keyof PaginateOptions, true> = {
+  maxPages: true,
+  maxItems: true,
+  pageSize: true,
+  prefetch: true,
+};
+
 function checkOptions(options: PaginateOptions): PaginateOptions {
-  if (typeof options !== "object" || options === null)
-    throw invalidOptions("paginate options must be an object");
+  refuseUnknownOptions("paginate", options, OPTION_NAMES);
   const { maxPages, maxItems, pageSize, prefetch } = options;
   for (const [name, value, least] of [
     ["maxPages", maxPages, 0],

@@ -587,6 +587,11 @@ describe("lookahead (prefetch)", () => {
     expect(() => sdk.paginate("/v1/accounts", {}, { maxItems: 1.5 })).toThrow(
       "paginate option maxItems must be a whole number of at least 0 (got 1.5)",
     );
+    // A misspelt option is refused, not ignored (the default page size would be sent instead).
+    expect(() => sdk.paginate("/v1/accounts", {}, { pagesize: 5 } as never)).toThrow(
+      "paginate has no option pagesize (its options: maxPages, maxItems, pageSize, prefetch)",
+    );
+    expect(() => sdk.paginate("/v1/accounts", {}, [] as never)).toThrow("paginate needs an options object");
     // The walk's own signal follows it: checked before that.
     expect(() => sdk.paginate("/v1/accounts", { signal: {} as never }, { prefetch: true })).toThrow(
       "paginate's init.signal must be an AbortSignal (got object)",

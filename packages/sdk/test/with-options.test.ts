@@ -86,6 +86,7 @@ describe("withOptions", () => {
     [{ maxRetries: 1.5 }, "maxRetries must be a whole number (got 1.5)"],
     [{ timeoutMs: 0 }, "timeoutMs must be a positive, finite number (got 0)"],
     [null, "withOptions needs an options object"],
+    [[], "withOptions needs an options object"],
   ])("refuses %j, naming what is wrong", (options, message) => {
     const sdk = testSdk(scriptedFetch(() => json({})).fetch);
     const derive = () => sdk.withOptions(options as never);
