@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     await sdk.paginate("/v1/transactions", { params: { query } }).toArray();
   } catch (error) {
     if (!isCdasApiError(error)) throw error;
-    console.log(`refused as expected: ${error.status} ${error.apiErrorName}: ${error.message}`);
+    console.log(`refused as expected: ${error.status} ${error.apiErrorName}: ${error.apiMessage}`);
   }
 }
 

@@ -117,14 +117,17 @@ export interface CdasApiErrorInit {
 }
 
 /**
- * A non-2xx answer. `apiErrorName` is the API's own error name (`bad_request`, ...) when the body has
- * one; `message` is the API's message when present. Subclasses by status: see `apiErrorFor`.
+ * A non-2xx answer. `apiErrorName` and `apiMessage` are the API's own error name (`bad_request`, ...)
+ * and message when the body has them; `message` names the call and its status, then gives the API's
+ * message (`GET /v1/accounts answered HTTP 400: end_user_id is required`). Subclasses by status: see
+ * `apiErrorFor`.
  */
 export class CdasApiError extends CdasError {
   override name = "CdasApiError";
   override readonly code = "api";
   readonly status: number;
   readonly apiErrorName: string | undefined;
+  readonly apiMessage: string | undefined;
   readonly id: string | undefined;
   readonly fault: boolean | undefined;
   readonly temporary: boolean | undefined;
@@ -143,9 +146,10 @@ export class CdasApiError extends CdasError {
 
   constructor(init: CdasApiErrorInit) {
     const fields = errorFields(init.body);
-    super(fields.message ?? describeStatus(init));
+    super(describeStatus(init, fields.message));
     this.status = init.status;
     this.apiErrorName = fields.name;
+    this.apiMessage = fields.message;
     this.id = fields.id;
     this.fault = fields.fault;
     this.temporary = fields.temporary;
@@ -160,8 +164,19 @@ export class CdasApiError extends CdasError {
   }
 
   override toJSON(): Record<string, unknown> {
-    const { status, apiErrorName, id, fault, temporary, timeout, method, url } = this;
-    return { ...super.toJSON(), status, apiErrorName, id, fault, temporary, timeout, method, url };
+    const { status, apiErrorName, apiMessage, id, fault, temporary, timeout, method, url } = this;
+    return {
+      ...super.toJSON(),
+      status,
+      apiErrorName,
+      apiMessage,
+      id,
+      fault,
+      temporary,
+      timeout,
+      method,
+      url,
+    };
   }
 }
 Object.defineProperty(CdasApiError.prototype, API_ERROR_BRAND, { value: true });
@@ -504,11 +519,12 @@ function pathsOnly(message: string): string {
     .replace(/\bhttps?:\/\/[^\s"'()]+/g, (address) => pathOf(address));
 }
 
-function describeStatus({ status, method, url, rawBody }: CdasApiErrorInit): string {
-  const suffix = rawBody
-    ? ` (non-JSON body: ${rawBody.length > 120 ? `${rawBody.slice(0, 120)}…` : rawBody})`
-    : "";
-  return `${method} ${pathOf(url)} answered HTTP ${status}${suffix}`;
+/** `GET /v1/accounts answered HTTP 400`, then the API's message, or the start of a body that is not JSON. */
+function describeStatus({ status, method, url, rawBody }: CdasApiErrorInit, apiMessage?: string): string {
+  const call = `${method} ${pathOf(url)} answered HTTP ${status}`;
+  if (apiMessage !== undefined) return `${call}: ${apiMessage}`;
+  if (!rawBody) return call;
+  return `${call} (non-JSON body: ${rawBody.length > 120 ? `${rawBody.slice(0, 120)}…` : rawBody})`;
 }
 
 /** The path of a URL for messages (never its query, which may carry ids). */

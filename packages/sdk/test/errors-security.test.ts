@@ -39,7 +39,9 @@ describe("CdasApiError", () => {
       id: "a1",
       name: "CdasInvalidRequestError",
       apiErrorName: "bad request",
-      message: "nope",
+      apiMessage: "nope",
+      // The call, its status, and the API's own message: a log line of the message alone says which call.
+      message: "GET /v1/accounts answered HTTP 400: nope",
       fault: undefined,
     });
   });
@@ -56,8 +58,15 @@ describe("CdasApiError", () => {
     const failure = await pageFailure(() =>
       json(body, { status: 422, contentType: "application/vnd.goa.error" }),
     );
-    const { name, ...fields } = body;
-    expect(failure).toMatchObject({ ...fields, apiErrorName: name, status: 422, code: "api" });
+    const { name, message, ...fields } = body;
+    expect(failure).toMatchObject({
+      ...fields,
+      apiErrorName: name,
+      apiMessage: message,
+      status: 422,
+      code: "api",
+    });
+    expect((failure as Error).message).toBe("GET /v1/accounts answered HTTP 422: x");
   });
 
   it("keeps the raw text of a body that is not JSON", async () => {

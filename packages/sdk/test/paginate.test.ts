@@ -388,7 +388,8 @@ describe("failures while paging", () => {
       id: "e9",
       name: "CdasInvalidRequestError",
       apiErrorName: "bad_request",
-      message: "end_user_id is required",
+      apiMessage: "end_user_id is required",
+      message: "GET /v1/banking/accounts answered HTTP 400: end_user_id is required",
     });
   });
 
