@@ -7,16 +7,20 @@
 //  2. Walking 100,000 transactions: sdk.paginate vs a hand-written fetch loop.
 //  3. Lookahead: 5 ms of server latency and 5 ms of work per page, paginate with `prefetch` vs without.
 //  4. The SDK's own code, minified and gzipped.
-// BENCH_ONLY=client|sandbox|walk|lookahead|size runs one part.
+//  5. Memory under a hostile server: how far one call grows the process on a 1 GiB gzip bomb, sdk.client.GET
+//     (default maxResponseBytes) vs bare openapi-fetch. Last, as the bare call leaves the process large.
+// BENCH_ONLY=client|sandbox|walk|lookahead|size|memory runs one part.
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { createGzip } from "node:zlib";
 import { browserBundleGzipBytes, ownCodeGzipBytes } from "@cdas/client-tooling/bundle-size";
 import { startMockServer } from "@cdas/mock-server";
 import createClient from "openapi-fetch";
-import { createSdk } from "../dist/index.js";
+import { createSdk, DEFAULTS } from "../dist/index.js";
 
 const only = process.env.BENCH_ONLY;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -381,6 +385,58 @@ async function benchLookahead() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 5. Memory under a hostile server: a gzip bomb
+// ---------------------------------------------------------------------------------------------
+async function benchMemory() {
+  const INFLATED = 1 << 30;
+  // Zeros compress a thousandfold: 1 GiB inflated is about 1 MB on the wire.
+  const megabyte = Buffer.alloc(1 << 20);
+  const chunks = [];
+  for await (const chunk of Readable.from(Array.from({ length: INFLATED >> 20 }, () => megabyte)).pipe(
+    createGzip({ level: 1 }),
+  ))
+    chunks.push(chunk);
+  const bomb = Buffer.concat(chunks);
+  const server = createServer((request, response) => {
+    request.resume();
+    if (request.url === "/v1/token") return response.writeHead(200, jsonHeaders).end(tokenBody);
+    response.writeHead(200, { ...jsonHeaders, "content-encoding": "gzip", "content-length": bomb.length });
+    response.end(bomb);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  /** How far the process's memory (RSS) grew while `call` ran, sampled every 2 ms, and how the call ended. */
+  const growth = async (call) => {
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 2);
+    const outcome = await call().then(
+      ({ error }) => (error ? "an error answer" : "read whole"),
+      (error) => `${error.name}: ${String(error.message).slice(0, 120)}`,
+    );
+    await sleep(200);
+    clearInterval(sampler);
+    return { grewMib: (peak - before) / 2 ** 20, outcome };
+  };
+  const sdk = sdkFor(origin).withOptions({ maxRetries: 0 });
+  const bare = createClient({ baseUrl: origin, headers: { authorization: "Bearer tok" } });
+  const withSdk = await growth(() => sdk.client.GET("/v1/accounts", query));
+  const withBare = await growth(() => bare.GET("/v1/accounts", query));
+  server.close();
+  const limitMib = DEFAULTS.maxResponseBytes / 2 ** 20;
+  console.log(
+    `\n5. Memory under a hostile server: a 1 GiB gzip bomb (${format(bomb.length / 1024)} KiB on the wire), one call`,
+  );
+  console.log(`   bare openapi-fetch   grew ${format(withBare.grewMib)} MiB (${withBare.outcome})`);
+  console.log(`   sdk.client.GET       grew ${format(withSdk.grewMib)} MiB (${withSdk.outcome})`);
+  console.log(
+    `   sdk / bare = ${percent(withSdk.grewMib / withBare.grewMib)} of the growth; goal: at most maxResponseBytes (${limitMib} MiB by default) plus tens of MiB`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // 4. Own code size
 // ---------------------------------------------------------------------------------------------
 async function benchSize() {
@@ -397,3 +453,4 @@ if (!only || only === "sandbox") await benchAgainstSandbox();
 if (!only || only === "walk") await benchWalk();
 if (!only || only === "lookahead") await benchLookahead();
 if (!only || only === "size") await benchSize();
+if (!only || only === "memory") await benchMemory();
