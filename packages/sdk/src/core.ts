@@ -105,7 +105,7 @@ export type SdkCallOptions = Pick<
   "timeoutMs" | "maxResponseBytes" | "maxRetries" | "retryBaseDelayMs" | "maxRetryDelayMs"
 >;
 
-/** Every option of `SdkCallOptions`, and of `SdkOptions`, so that a misspelt one is refused rather than ignored (the compiler keeps these whole). */
+/** Every option of `SdkCallOptions`, so that a misspelt one is refused rather than ignored (the compiler keeps this whole). */
 const CALL_OPTION_NAMES: Record<keyof SdkCallOptions, true> = {
   timeoutMs: true,
   maxResponseBytes: true,
@@ -113,6 +113,7 @@ const CALL_OPTION_NAMES: Record<keyof SdkCallOptions, true> = {
   retryBaseDelayMs: true,
   maxRetryDelayMs: true,
 };
+/** Every option of `SdkOptions`, as above. */
 const OPTION_NAMES: Record<keyof SdkOptions, true> = {
   version: true,
   baseUrl: true,

@@ -368,7 +368,6 @@ function withPageSize(
   return { ...init, params: { ...init.params, query: { ...query, [key]: pageSize } } };
 }
 
-/** The options checked, as a plain copy. */
 /** Every option of `PaginateOptions`, so that a misspelt one (`pagesize`) is refused rather than ignored. */
 const OPTION_NAMES: Record<keyof PaginateOptions, true> = {
   maxPages: true,
@@ -377,6 +376,7 @@ const OPTION_NAMES: Record<keyof PaginateOptions, true> = {
   prefetch: true,
 };
 
+/** The options checked, as a plain copy. */
 function checkOptions(options: PaginateOptions): PaginateOptions {
   refuseUnknownOptions("paginate", options, OPTION_NAMES);
   const { maxPages, maxItems, pageSize, prefetch } = options;

@@ -123,9 +123,10 @@ export interface Sdk<V extends Version> {
     ...args: PaginateArgs<V, P>
   ): Paginator<ListItem<V, P>, ListBody<V, P>>;
   /**
-   * The same SDK with other limits for its calls (`timeoutMs`, `maxResponseBytes`, `maxRetries`,
-   * `retryBaseDelayMs`, `maxRetryDelayMs`; those left out are this SDK's). It shares this SDK's token
-   * and middleware (`client.use` on either applies to both); the token call keeps `createSdk`'s limits.
+   * A copy of this SDK with other limits for its calls (`timeoutMs`, `maxResponseBytes`, `maxRetries`,
+   * `retryBaseDelayMs`, `maxRetryDelayMs`; those left out are this SDK's, which keeps its own). It
+   * shares this SDK's token and middleware (`client.use` on either applies to both); the token call
+   * keeps `createSdk`'s limits.
    */
   withOptions(options: SdkCallOptions): Sdk<V>;
 }
