@@ -169,7 +169,7 @@ async function alternatingBatches(contenders, batches, warmup = 30) {
 // 1b. The same against the sandbox: a server that does a real server's work
 // ---------------------------------------------------------------------------------------------
 async function benchAgainstSandbox() {
-  const sandbox = await startMockServer({ quiet: true });
+  const sandbox = await startMockServer();
   const sdk = createSdk({ version: "v2", ...sandbox.sdkOptions });
   const { clientId, clientSecret } = sandbox;
   const token = await sandbox
