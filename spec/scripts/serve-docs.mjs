@@ -4,16 +4,25 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { SPEC_DIR } from "./lib/load-spec.mjs";
+import { scriptArgs } from "./lib/script-args.mjs";
 import { startStaticServer } from "./lib/static-server.mjs";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
-const { values } = parseArgs({
-  options: {
-    port: { type: "string", default: process.env.PORT ?? "4020" },
-    host: { type: "string", default: "127.0.0.1" },
-    root: { type: "string", default: path.join(SPEC_DIR, "dist", "docs") },
-  },
-});
+const USAGE = "usage: pnpm docs [--port 4020] [--host 127.0.0.1] [--root spec/dist/docs]";
+let values;
+try {
+  ({ values } = parseArgs({
+    args: scriptArgs(),
+    options: {
+      port: { type: "string", default: process.env.PORT ?? "4020" },
+      host: { type: "string", default: "127.0.0.1" },
+      root: { type: "string", default: path.join(SPEC_DIR, "dist", "docs") },
+    },
+  }));
+} catch (error) {
+  process.stderr.write(`docs: ${error.message}\n${USAGE}\n`);
+  process.exit(2);
+}
 
 if (!LOOPBACK.has(values.host)) {
   process.stderr.write(`docs: refusing to listen on ${values.host}; use a loopback address.\n`);

@@ -40,7 +40,8 @@ describe("spec:diff output formats", () => {
   });
 
   it("JSON holds the same report as the library", () => {
-    const { code, stdout } = specDiff(BEFORE, AFTER, "--format", "json");
+    // After the `--` that `pnpm spec:diff -- …` hands on, options still count as options.
+    const { code, stdout } = specDiff("--", BEFORE, AFTER, "--format", "json");
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report.counts).toEqual(expected.counts);

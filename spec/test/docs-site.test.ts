@@ -1,6 +1,6 @@
 // The docs build on two small bundles in a temporary folder: the files it writes, that they load nothing
 // from the network, and that the change reports are those of the diff library.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -252,9 +252,10 @@ describe("docs server", () => {
   });
 
   it("`pnpm docs` (scripts/serve-docs.mjs) prints the address it serves", async () => {
+    // After the `--` that `pnpm run docs -- --port N` hands on.
     const child = spawn(
       process.execPath,
-      ["scripts/serve-docs.mjs", "--root", path.join(dist, "docs"), "--port", "0"],
+      ["scripts/serve-docs.mjs", "--", "--root", path.join(dist, "docs"), "--port", "0"],
       {
         cwd: path.resolve(import.meta.dirname, ".."),
       },
@@ -290,5 +291,16 @@ describe("docs server", () => {
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
     expect(stderr).toContain("loopback");
+  });
+
+  it("names an option it does not know, with its usage, and no stack", () => {
+    const run = spawnSync(process.execPath, ["scripts/serve-docs.mjs", "--prot", "4021"], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("Unknown option '--prot'");
+    expect(run.stderr).toContain("usage: pnpm docs [--port 4020]");
+    expect(run.stderr).not.toContain("    at ");
   });
 });

@@ -105,7 +105,10 @@ export interface MockServer extends ClientCredentials {
   fetch: Fetch;
   /** `{ baseUrl, clientId, clientSecret, fetch }` for `createSdk({ version, ...sandbox.sdkOptions })`. */
   sdkOptions: SandboxSdkOptions;
-  /** A second client whose tokens lack the `api:user.write` scope. */
+  /**
+   * A second client whose tokens lack the `api:user.write` scope: `{ clientId, clientSecret }`, spread
+   * over `sdkOptions` for an SDK of that client (`{ ...sandbox.sdkOptions, ...sandbox.readOnlyClient }`).
+   */
   readOnlyClient: ClientCredentials;
   /** The versions served, in release order (the bundle folder's registry). */
   versions: ApiVersion[];
@@ -268,7 +271,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     ca: material?.ca ?? null,
     fetch: trusted.fetch,
     sdkOptions: redactSecret(sdkOptions, clients.clientSecret, false),
-    readOnlyClient: redactSecret({ clientId: clients.readOnlyId }, clients.readOnlySecret, true),
+    readOnlyClient: redactSecret({ clientId: clients.readOnlyId }, clients.readOnlySecret, false),
     versions: [...bundles.keys()],
     defaultVersion,
     referenceDate,

@@ -119,7 +119,8 @@ describe("the api:user.write scope", () => {
   });
 
   it("refuses the read-only client's tokens with a documented 401 in application/vnd.goa.error", async () => {
-    const token = await sandbox.token(sandbox.server.readOnlyClient);
+    // Spread, as over sdkOptions: the copy carries the secret too.
+    const token = await sandbox.token({ ...sandbox.server.readOnlyClient });
     expect((await sandbox.call("GET", "/v1/end-users", { version: "v2", token })).status).toBe(200);
     const response = await sandbox.call("POST", "/v1/auth/session", { version: "v2", token, body: body() });
     expect(response.status).toBe(401);
