@@ -405,3 +405,17 @@ describe("pointers", () => {
     },
   );
 });
+
+describe("summaries", () => {
+  it.each([...reports.keys()])(
+    "%s: no two changes of an operation read alike (an example's field, a body schema's own description)",
+    (name) => {
+      const changes = reportOf(name).changes;
+      expect(
+        changes.some((c) => /example `\w+`: `[\w.[\]]+` (added|removed|changed)$/.test(c.summary ?? "")),
+      ).toBe(true);
+      const lines = changes.map((c) => `${c.summary} (${c.operations.join(", ")})`);
+      expect(lines.filter((line, i) => lines.indexOf(line) !== i)).toEqual([]);
+    },
+  );
+});

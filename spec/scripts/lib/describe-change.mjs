@@ -12,6 +12,15 @@ function fieldName(path, start) {
   return parts.join(".").replaceAll(".[]", "[]");
 }
 
+/** Where a path points inside an example's value: `accounts[0].fees[0].amount` (empty for the value itself). */
+function exampleField(path, valueIndex) {
+  return path
+    .slice(valueIndex + 1)
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`))
+    .join("")
+    .replace(/^\./, "");
+}
+
 export function describe(diff, context, pointerTokens) {
   const { path, action } = diff;
   const key = path.at(-1);
@@ -34,6 +43,13 @@ export function describe(diff, context, pointerTokens) {
       [],
     ).node;
     if (isObject(parameter) && parameter.name) where.push(`${parameter.in} parameter \`${parameter.name}\``);
+  }
+  // An example's value: named by the example and where in its value (several examples change alike).
+  const examplesIndex = path.lastIndexOf("examples");
+  if (examplesIndex >= 0 && path[examplesIndex + 2] === "value") {
+    where.push(`example \`${path[examplesIndex + 1]}\``);
+    const inValue = exampleField(path, examplesIndex + 2);
+    return [where.join(", "), inValue ? `\`${inValue}\` ${verb}` : verb].join(": ");
   }
   // Inside a component the field is named from the component; elsewhere from the operation's body.
   const schemaStart = isSchemaPath(path);
@@ -62,6 +78,10 @@ export function describe(diff, context, pointerTokens) {
     const show = (value) => (Array.isArray(value) ? value.join(" | ") : String(value));
     what = `${field ? `\`${field}\` ` : ""}${key} ${show(diff.before)} → ${show(diff.after)}`;
   } else if (parentKey === "responses") what = `response ${key} ${verb}`;
-  else what = `${field ? `\`${field}\` ` : ""}${key} ${verb}`;
+  else {
+    // An operation's body schema itself (its description), told apart from the response's own.
+    const bodySchema = schemaStart >= 0 && path[0] === "paths" && pointerTokens[0] !== "components";
+    what = `${field ? `\`${field}\` ` : bodySchema ? "schema " : ""}${key} ${verb}`;
+  }
   return [where.join(", "), what].filter(Boolean).join(": ");
 }
