@@ -281,7 +281,10 @@ describe("reshaped containers (a field that becomes an array, or stops being one
       const entries = entriesOf(guideFor(pair));
       const fees = entries.find((e) => e.places.includes("accounts[].fees[]"));
       expect(fees!.text).toContain("`amount` is now `fixed_amount.amount`");
-      expect(fees!.text).toContain("new: `fee_method_u_type` and `fixed_amount` `{amount}`");
+      // A new field with an enum is said with its values, as the interface gives them.
+      expect(fees!.text).toContain(
+        "new: `fee_method_u_type` (`fixedAmount` or `rateBased`) and `fixed_amount` `{amount}`",
+      );
       expect(fees!.text).not.toMatch(/`amount`[^;]* gone/);
       // The flat rate fields give way to `rate_based` as a whole (x-cdas-replaces): replaced, not gone.
       expect(fees!.text).toContain(

@@ -281,10 +281,14 @@ function containerClauses(items, place, docs) {
     });
   }
   if (added.length) {
-    // A new object is shown with its fields, so that a reader sees where gone fields went.
+    // A new object is shown with its fields, so that a reader sees where gone fields went; a new
+    // field with an enum, with its values.
     const shown = added.map((name) => {
       const fields = newObjects.find((object) => object.name === name)?.fields ?? [];
-      return fields.length ? `\`${name}\` \`{${fields.join(", ")}}\`` : `\`${name}\``;
+      if (fields.length) return `\`${name}\` \`{${fields.join(", ")}}\``;
+      const item = of("field-add").find((i) => i.name === name);
+      const values = schemaAt(docs.after, pointerTokens(item.change.pointer))?.enum;
+      return values ? `\`${name}\` (${values.map((v) => `\`${v}\``).join(" or ")})` : `\`${name}\``;
     });
     clauses.push({ kind: "added", text: `new: ${inWords(shown)}`, names: added });
   }
