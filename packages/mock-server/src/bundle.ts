@@ -377,6 +377,12 @@ function securityOf(
   return { optional, scopes };
 }
 
+/** How a value of a JSON Schema format is written, for the formats whose name does not say it. */
+const FORMAT_SPELLINGS: Readonly<Record<string, string>> = {
+  date: "YYYY-MM-DD",
+  "date-time": "YYYY-MM-DDThh:mm:ssZ",
+};
+
 /**
  * A readable sentence naming the field an Ajv error is about. Fields are named one way: by their path
  * from the top of their location (`body field redirect_uri`, `body field a.b`, `parameter limit`);
@@ -407,8 +413,12 @@ export function describeValidationError(
         message: `${subject} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
         name: "bad_request",
       };
-    case "format":
-      return { message: `${subject} must be a valid ${String(params.format)}`, name: "invalid_field_type" };
+    case "format": {
+      const format = String(params.format);
+      const written = FORMAT_SPELLINGS[format];
+      const message = `${subject} must be a valid ${format}${written ? `, written ${written}` : ""}`;
+      return { message, name: "invalid_field_type" };
+    }
     default:
       return { message: `${subject} ${error.message ?? "is invalid"}`, name: "bad_request" };
   }

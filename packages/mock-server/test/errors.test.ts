@@ -41,6 +41,16 @@ describe("media types", () => {
   });
 });
 
+describe("a value of the wrong format", () => {
+  it("is named with the way the format is written", async () => {
+    const response = await sandbox.get("/v1/transactions?end_user_id=eu_2f9c81d4&from_date=1/4/2026", "v2");
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message).toBe(
+      "parameter from_date must be a valid date, written YYYY-MM-DD",
+    );
+  });
+});
+
 describe("errors on a path take the form of its family in the requested version", () => {
   const clientId = () => sandbox.server.clientId;
 
