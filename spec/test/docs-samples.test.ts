@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
+import { firstResponseExample, operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
 import { listOperations } from "../scripts/lib/openapi-walk.mjs";
 import { typeCheck, VERSIONS } from "./helpers";
 
@@ -18,7 +18,20 @@ const REPO = path.resolve(SPEC_DIR, "..");
 const MOCK_SERVER = path.join(REPO, "packages", "mock-server", "dist", "index.js");
 
 type Sample = { lang: string; label: string; source: string };
-type Entry = { version: string; operation: string; samples: Sample[] };
+type Entry = { version: string; operation: string; samples: Sample[]; firstExample: unknown };
+
+/** The ids of the records a list shows (`id`, `account_id`, ...): a bare array, or the body's first array member. */
+function recordIds(value: unknown): string[] {
+  const list = Array.isArray(value)
+    ? value
+    : Object.values((value ?? {}) as Record<string, unknown>).find(Array.isArray);
+  return ((list as unknown[] | undefined) ?? []).map((record) =>
+    Object.entries((record ?? {}) as Record<string, unknown>)
+      .filter(([key]) => /(^|_)id$/.test(key))
+      .map(([key, id]) => `${key}=${String(id)}`)
+      .join(" "),
+  );
+}
 
 function samplesOf(version: string): Entry[] {
   const doc = JSON.parse(readFileSync(path.join(SPEC_DIR, "dist", `${version}.json`), "utf8"));
@@ -29,6 +42,7 @@ function samplesOf(version: string): Entry[] {
         version,
         operation: label,
         samples: operationSamples(doc, version, { method, path: p, item, operation: item[method] }),
+        firstExample: firstResponseExample(doc, item[method]).value,
       };
     },
   );
@@ -87,11 +101,19 @@ describe("curl samples against the sandbox", () => {
     // As shown, with this run's address and CA; the status code is appended to read the outcome.
     const script = `set -euo pipefail\n${curl
       .replaceAll(SANDBOX.url, sandbox.url)
-      .replaceAll(SANDBOX.caFile, caFile)} -o /dev/null -w '%{http_code}'`;
+      .replaceAll(SANDBOX.caFile, caFile)} -w '\n%{http_code}'`;
     // Asynchronous: the sandbox answers from this process's event loop.
     const run = await runBash(script);
     expect(run.stderr, script).toBe("");
-    expect(run.stdout, script).toMatch(/^2\d\d$/);
+    const status = run.stdout.slice(run.stdout.lastIndexOf("\n") + 1);
+    expect(status, script).toMatch(/^2\d\d$/);
+    // When the reference's first example is a page (it has links), the answer is that page: the
+    // records it shows, in order (by their ids). Other examples may show records from anywhere.
+    const example = entry.firstExample;
+    if (typeof example === "object" && example !== null && "links" in example) {
+      const served = JSON.parse(run.stdout.slice(0, run.stdout.lastIndexOf("\n")));
+      expect(recordIds(served), script).toEqual(recordIds(example));
+    }
   });
 });
 

@@ -18,32 +18,67 @@ export const SANDBOX = {
 
 const JSON_MEDIA = "application/json; charset=UTF-8";
 
-function parameterExample(parameter) {
+/** A parameter's example: the one named like the response example it pairs with, else its first. */
+function parameterExample(parameter, exampleName) {
+  const named = parameter.examples?.[exampleName]?.value;
+  if (named !== undefined) return named;
   if (parameter.example !== undefined) return parameter.example;
   const first = Object.values(parameter.examples ?? {})[0];
   if (first?.value !== undefined) return first.value;
   return parameter.schema?.default ?? parameter.schema?.enum?.[0];
 }
 
+/** The paging parameters: a sample sends them only as the example's links show them. */
+const PAGING = new Set(["limit", "offset", "page[size]", "page[after]"]);
+
+/** The first 2xx response example the reference shows of an operation: its name and value. */
+export function firstResponseExample(doc, operation) {
+  for (const [status, reference] of Object.entries(operation.responses ?? {})) {
+    if (!/^2/.test(status)) continue;
+    for (const media of Object.values(deref(doc, reference)?.content ?? {})) {
+      const [name, example] = Object.entries(media.examples ?? {})[0] ?? [];
+      if (name !== undefined) return { name, value: deref(doc, example)?.value };
+    }
+  }
+  return { name: undefined, value: undefined };
+}
+
+/** The page size an example's links show (`limit` or `page[size]`), as a query entry, if any. */
+function pageSizeOf(value) {
+  for (const link of Object.values(value?.links ?? {})) {
+    if (typeof link !== "string") continue;
+    const search = new URL(link, SANDBOX.url).searchParams;
+    for (const name of ["page[size]", "limit"]) if (search.has(name)) return [name, search.get(name)];
+  }
+  return undefined;
+}
+
 /**
- * The arguments a sample sends: every required parameter with its example, or, when an operation
- * requires no query parameter but names one with an example (a filter that is required in practice,
- * or one of two that are required in turn), that first one. `client_id` is the sandbox's own.
+ * The arguments a sample sends: the request that answers the first response example the reference
+ * shows, so that the sample, run against the sandbox, serves what that example shows. That is every
+ * required parameter and every filter with an example (a parameter's example named like the response
+ * example is the one sent), and the page size the example's links show. When the operation requires
+ * no query parameter (its filters are alternatives, one of them required in practice), only the
+ * first filter with an example is sent. `client_id` is the sandbox's own.
  */
 export function sampleArguments(doc, item, operation) {
   const parameters = operationParameters(doc, item, operation);
+  const example = firstResponseExample(doc, operation);
   const chosen = parameters.filter((p) => p.required && p.in !== "header");
-  const query = parameters.filter((p) => p.in === "query");
-  if (!query.some((p) => p.required)) {
-    const filter = query.find((p) => p.example !== undefined || p.examples !== undefined);
-    if (filter) chosen.push(filter);
-  }
+  const filters = parameters.filter(
+    (p) => p.in === "query" && !p.required && !PAGING.has(p.name) && (p.example ?? p.examples) !== undefined,
+  );
+  const anyRequired = parameters.some((p) => p.in === "query" && p.required);
+  chosen.push(...(anyRequired ? filters : filters.slice(0, 1)));
   // No header parameters: the only one is X-Platform-Version, which the curl line sends and the typed
   // clients send themselves (their types do not offer it).
   const values = { path: {}, query: {} };
   for (const p of chosen) {
-    values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p);
+    values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p, example.name);
   }
+  const pageSize = pageSizeOf(example.value);
+  if (pageSize && parameters.some((p) => p.in === "query" && p.name === pageSize[0]))
+    values.query[pageSize[0]] = Number(pageSize[1]);
   const media = deref(doc, operation.requestBody)?.content?.[JSON_MEDIA];
   const bodyExample = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
   const body = bodyExample === undefined ? undefined : deref(doc, bodyExample);
@@ -80,9 +115,10 @@ export function curlSample(doc, version, { method, path, item, operation }) {
       `  -H ${shellQuote(`accept: ${JSON_MEDIA}`)} -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r .access_token)`,
     );
   }
-  const call = [
-    `curl -s --cacert ${SANDBOX.caFile} -X ${method.toUpperCase()} ${shellQuote(requestUrl(path, args))}`,
-  ];
+  const url = requestUrl(path, args);
+  // -g: curl would read the brackets of `page[size]` as a pattern of addresses.
+  const globoff = /[[\]]/.test(url) ? " -g" : "";
+  const call = [`curl -s${globoff} --cacert ${SANDBOX.caFile} -X ${method.toUpperCase()} ${shellQuote(url)}`];
   // The headers the interface asks of every request.
   call.push(
     `-H ${shellQuote(`x-platform-version: ${version}`)}`,
@@ -153,9 +189,12 @@ console.log(data);
 `;
   }
   const args = sampleArguments(doc, item, operation);
-  const init = initSource(args, { expressions: { client_id: "sdk.clientId" } });
   const paging = operation["x-cdas-pagination"]?.style;
-  if (method === "get" && (paging === "offset" || paging === "cursor")) {
+  const walks = method === "get" && (paging === "offset" || paging === "cursor");
+  // A walk reads every page: the example's page size is the curl line's, to show the example's page.
+  if (walks) for (const name of PAGING) delete args.query[name];
+  const init = initSource(args, { expressions: { client_id: "sdk.clientId" } });
+  if (walks) {
     return `${SDK_SETUP(version)}
 // Every item the call selects, across pages (${paging} paging); the optional parameters left out keep
 // their defaults, which the description gives (a date window, for instance).
