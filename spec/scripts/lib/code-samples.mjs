@@ -111,8 +111,9 @@ export function curlSample(doc, version, { method, path, item, operation }) {
   ];
   if (needsBearer(doc, operation)) {
     lines.push(
+      "# jq takes the token out of either form of the token response (access_token or token)",
       `TOKEN=$(curl -s --cacert ${SANDBOX.caFile} -X POST ${SANDBOX.url}/v1/token \\`,
-      `  -H ${shellQuote(`accept: ${JSON_MEDIA}`)} -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r .access_token)`,
+      `  -H ${shellQuote(`accept: ${JSON_MEDIA}`)} -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r '.access_token // .token')`,
     );
   }
   const url = requestUrl(path, args);
