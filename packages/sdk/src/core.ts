@@ -385,7 +385,8 @@ function withTypedBodyErrors(
       }
       context = newCallContext(limits, signal);
       const fetch = (request: Request) => transport(request, context);
-      pending = run({ ...options, parseAs, signal, fetch } as never);
+      // Redirects are the transport's to follow (same origin only): the request says so to any fetch.
+      pending = run({ ...options, parseAs, signal, fetch, redirect: "manual" } as never);
     } catch (error) {
       return Promise.reject(fail(error)); // a parseAs refused, or a getter of the call's options threw
     }

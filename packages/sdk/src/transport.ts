@@ -184,7 +184,7 @@ export function createTransport(config: TransportConfig): Transport {
     const headers = new Headers(config.headers);
     headers.set("content-type", JSON_MEDIA_TYPE);
     const body = config.tokenBody();
-    const request = new Request(tokenUrl, { method: "POST", headers });
+    const request = new Request(tokenUrl, { method: "POST", headers, redirect: "manual" });
     const call: Call = { request, body, isTokenCall: true, context: newCallContext(config.limits) };
     const answer = await withRetries(call);
     if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact);
@@ -261,7 +261,13 @@ export function createTransport(config: TransportConfig): Transport {
     const deadline = startDeadline(call.context.limits.timeoutMs, follows);
     const { signal } = deadline;
     if (token !== undefined) call.request.headers.set("authorization", `Bearer ${token}`);
-    let request = call.body === null ? call.request : new Request(call.request, { body: call.body });
+    // Redirects are the SDK's to follow: a custom fetch may honour the request's own mode, not the init's
+    // (a middleware's new Request, or the token call, would otherwise follow them, secret and all).
+    const manual = call.request.redirect === "manual";
+    let request =
+      call.body === null && manual
+        ? call.request
+        : new Request(call.request, { body: call.body, redirect: "manual" });
     let handedBack = false;
     try {
       for (let redirects = 0; ; redirects++) {
@@ -287,7 +293,7 @@ export function createTransport(config: TransportConfig): Transport {
           return limited;
         }
         await discard(response);
-        request = new Request(next, { method: request.method, headers: request.headers });
+        request = new Request(next, { method: request.method, headers: request.headers, redirect: "manual" });
       }
     } finally {
       if (!handedBack) deadline.end();
@@ -320,10 +326,20 @@ export function createTransport(config: TransportConfig): Transport {
       );
     }
     const { status } = response;
-    if (status >= 200 && status < 300) return undefined;
     // A Location is the server's to write: the message shows none of the secret.
     const refused = (why: string) =>
       invalidResponse(config.redact(`${method} ${pathOf(url)} answered HTTP ${status}${why}`));
+    // An answer of a fetch that followed a redirect itself (ignoring the request's mode): none for the
+    // token call, none from another origin.
+    if (response.redirected === true) {
+      if (call.isTokenCall)
+        throw refused(
+          " after a redirect the fetch in use followed: the token endpoint redirected; the SDK never uses the answer of a redirected token call",
+        );
+      if (!URL.canParse(response.url) || new URL(response.url).origin !== origin)
+        throw refused(", after a redirect the fetch in use followed to another origin: not used");
+    }
+    if (status >= 200 && status < 300) return undefined;
     const location = response.headers.get("location");
     const isRedirect = response.type === "opaqueredirect" || (status >= 300 && status < 400);
     if (isRedirect && call.isTokenCall) {

@@ -165,6 +165,57 @@ describe("redirects", () => {
     },
   );
 
+  // A custom fetch that honours the init's signal and not its redirect mode: the requests themselves
+  // say "manual", and an answer it reached by following a redirect anyway is refused.
+  const signalOnly = (input: Request, init?: RequestInit) => fetch(input, { signal: init?.signal ?? null });
+  const leaky = (input: Request, init?: RequestInit) =>
+    fetch(new Request(input, { redirect: "follow" }), { signal: init?.signal ?? null });
+
+  it("a custom fetch that passes on only the signal sends the token call nowhere else", async () => {
+    const elsewhere = await serve((_, response) => response.writeHead(200).end(TOKEN));
+    const { origin } = await serve((_, response) =>
+      response.writeHead(307, { location: `${elsewhere.origin}/v1/token` }).end(),
+    );
+    const failure = await failureOf(getAccounts(sdkFor(origin, { fetch: signalOnly })));
+    expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+    expect((failure as Error).message).toContain("the token endpoint redirected");
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it("an answer a custom fetch reached by following a redirect is refused: the token's, another origin's", async () => {
+    const elsewhere = await serve(api((_, response) => response.writeHead(200).end('{"data": ["forged"]}')));
+    const redirecting = await serve((_, response) =>
+      response.writeHead(307, { location: `${elsewhere.origin}/v1/token` }).end(),
+    );
+    const tokenFailure = await failureOf(getAccounts(sdkFor(redirecting.origin, { fetch: leaky })));
+    expect((tokenFailure as Error).message).toBe(
+      "POST /v1/token answered HTTP 200 after a redirect the fetch in use followed: the token endpoint redirected; the SDK never uses the answer of a redirected token call",
+    );
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(302, { location: `${elsewhere.origin}/v1/accounts` }).end()),
+    );
+    const sdk = sdkFor(origin, { fetch: leaky });
+    for (const call of [() => getAccounts(sdk), () => sdk.paginate("/v1/accounts").toArray()]) {
+      const failure = await failureOf(call());
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toBe(
+        "GET /v1/accounts answered HTTP 200, after a redirect the fetch in use followed to another origin: not used",
+      );
+    }
+  });
+
+  it("a middleware's own Request (redirect: follow) is still sent with redirects left to the SDK", async () => {
+    const elsewhere = await serve((_, response) => response.writeHead(200).end('{"data": ["forged"]}'));
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(302, { location: `${elsewhere.origin}/v1/accounts` }).end()),
+    );
+    const sdk = sdkFor(origin, { fetch: signalOnly });
+    sdk.client.use({ onRequest: ({ request }) => new Request(request, { redirect: "follow" }) });
+    const failure = await failureOf(getAccounts(sdk));
+    expect((failure as Error).message).toMatch(/HTTP 302, a redirect to another origin/);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
   it("a same-origin redirect of a read is followed, with the bearer", async () => {
     const { origin, seen } = await serve(
       api((request, response) => {
