@@ -786,6 +786,37 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
+  it("an error body holding it where JSON.parse does not look (a member repeated, digits past a number's precision), read by a middleware", async () => {
+    const digits = "12345678901234567890123";
+    for (const [sdkOf, body, secret] of [
+      [
+        sdkFor,
+        `{"name":"bad_request","message":"${SECRET}","message":"end_user_id is required","id":"e1"}`,
+        SECRET,
+      ],
+      [
+        (origin: string) => sdkFor(origin, { clientSecret: digits }),
+        `{"name":"bad_request","message":"end_user_id is required","id":${digits}}`,
+        digits,
+      ],
+    ] as const) {
+      const { origin } = await serve(
+        api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
+      );
+      const sdk = sdkOf(origin);
+      let seenByMiddleware = "";
+      sdk.client.use({
+        async onResponse({ response }) {
+          seenByMiddleware = await response.clone().text();
+        },
+      });
+      const { error } = await getAccounts(sdk);
+      expect(error).toMatchObject({ name: "bad_request", message: "end_user_id is required" });
+      expect(seenByMiddleware).toContain("end_user_id is required");
+      expect(seenByMiddleware).not.toContain(secret);
+    }
+  });
+
   it("a 2xx answer's headers and reason phrase, from sdk.client and paginate", async () => {
     const { origin } = await serve(
       api((_, response) =>
