@@ -215,14 +215,21 @@ async function* walk(
   let firstInit: RequestInitLike;
   let linkInit: RequestInitLike;
   try {
-    firstInit = { ...withPageSize(init, spec, options.pageSize), signal };
+    firstInit = withPageSize(init, spec, options.pageSize);
     // A link is followed exactly as written (its query included), with the caller's headers.
-    linkInit = { headers: init.headers, params: { header: init.params?.header }, signal };
+    linkInit = { headers: init.headers, params: { header: init.params?.header } };
   } catch (error) {
     throw failedInCallersCode(error, "GET", path, context.redact, "before sending"); // a getter of the caller's params
   }
-  const fetchPage = (link?: URL) =>
-    link === undefined ? getPage(context, path, firstInit) : getPage(context, path + link.search, linkInit);
+  // Each page has a signal of its own that follows the walk's until the page is read: a fetch's Request
+  // stays tied to the signal it is given until it is garbage-collected, and the walk's one signal
+  // would gather a listener for every page of a long walk.
+  const fetchPage = (link?: URL) => {
+    const page = new AbortController();
+    const letGo = followAbort(page, signal);
+    const pageInit = { ...(link === undefined ? firstInit : linkInit), signal: page.signal };
+    return getPage(context, link === undefined ? path : path + link.search, pageInit).finally(letGo);
+  };
   let pending: Promise<Fetched> | undefined = fetchPage();
   for (let index = 0; pending !== undefined; index++) {
     const { data, response } = await pending;

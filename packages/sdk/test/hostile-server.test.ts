@@ -703,6 +703,44 @@ describe("memory stays bounded on a long-lived signal", () => {
   });
 });
 
+describe("memory stays bounded on a long walk", () => {
+  it("the walk's signal holds no listener per page: each page's request follows a signal of its own", async () => {
+    const PAGES = 300;
+    const { origin } = await serve(
+      api((request, response) => {
+        const page = Number(new URL(request.url, "http://x").searchParams.get("offset") ?? 0);
+        const links = page + 1 < PAGES ? { next: `/v1/accounts?offset=${page + 1}` } : {};
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: [{ id: `acc_${page}` }], links }));
+      }),
+    );
+    // Every abort listener added and not yet removed, by the signal it is on.
+    const listening = new Map<EventTarget, number>();
+    const { addEventListener, removeEventListener } = EventTarget.prototype;
+    EventTarget.prototype.addEventListener = function (this: EventTarget, type, ...rest) {
+      if (type === "abort") listening.set(this, (listening.get(this) ?? 0) + 1);
+      return addEventListener.call(this, type, ...rest);
+    };
+    EventTarget.prototype.removeEventListener = function (this: EventTarget, type, ...rest) {
+      if (type === "abort") listening.set(this, (listening.get(this) ?? 1) - 1);
+      return removeEventListener.call(this, type, ...rest);
+    };
+    let most = 0;
+    let pages = 0;
+    try {
+      for await (const _ of sdkFor(origin).paginate("/v1/accounts")) {
+        pages++;
+        most = Math.max(most, ...listening.values());
+      }
+    } finally {
+      Object.assign(EventTarget.prototype, { addEventListener, removeEventListener });
+    }
+    expect(pages).toBe(PAGES);
+    expect(most).toBeLessThan(10);
+  });
+});
+
 describe("memory stays bounded where a runtime hands out views", () => {
   it("a chunk that is a small view of a large buffer reaches the reader as a copy of its own", async () => {
     // As Deno's fetch does: 4 KiB views of 64 KiB buffers, which a reader keeping chunks would hold whole.
