@@ -196,7 +196,8 @@ function itemsOf(
   return { next, return: stop };
 }
 
-type Fetched = { data: unknown; response: Response };
+/** A page as read, and the link followed to it (none for the first). */
+type Fetched = { data: unknown; response: Response; link?: URL | undefined };
 
 async function* walk(
   context: PaginatorContext,
@@ -228,15 +229,19 @@ async function* walk(
     const page = new AbortController();
     const letGo = followAbort(page, signal);
     const pageInit = { ...(link === undefined ? firstInit : linkInit), signal: page.signal };
-    return getPage(context, link === undefined ? path : path + link.search, pageInit).finally(letGo);
+    return getPage(context, link === undefined ? path : path + link.search, pageInit)
+      .then((fetched) => ({ ...fetched, link }))
+      .finally(letGo);
   };
   let pending: Promise<Fetched> | undefined = fetchPage();
   for (let index = 0; pending !== undefined; index++) {
-    const { data, response } = await pending;
+    const { data, response, link } = await pending;
     pending = undefined;
     // The page's address, unless the SDK withheld it (it spelled the secret) or a fetch gave none.
     const url = URL.canParse(response.url) ? response.url : pageUrl;
-    if (index === 0 && url === response.url) seen.add(new URL(url));
+    // Remembered when it is not the link followed (the first page; a same-origin redirect), so that a
+    // link or a redirect back to a page already read is a loop before its items are handed out again.
+    if (url === response.url && url !== link?.href) seen.add(new URL(url), index > 0);
     const items = listOf(data, spec, url);
     const kept = items.length > remaining ? items.slice(0, remaining) : items;
     remaining -= kept.length;
@@ -324,13 +329,19 @@ class SeenPages {
   private readonly links = new Set<string>();
   private readonly cursors = new Set<string>();
 
-  add(target: URL): void {
+  /** `redirected`: the address a page was answered from, not a link's. */
+  add(target: URL, redirected = false): void {
     // The same page whatever the order of its query's names (a copy: the link is followed as written).
     const normal = new URL(target.href);
     normal.searchParams.sort();
     const key = digest(`${normal.pathname}${normal.search}`);
-    if (this.links.has(key))
-      throw paginationLoop(`links.next of ${target.pathname} points to a page already read`);
+    if (this.links.has(key)) {
+      throw paginationLoop(
+        redirected
+          ? `links.next of ${target.pathname} was redirected to a page already read`
+          : `links.next of ${target.pathname} points to a page already read`,
+      );
+    }
     this.links.add(key);
     const cursor = target.searchParams.get("page[after]");
     if (cursor === null) return;

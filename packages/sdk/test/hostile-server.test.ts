@@ -703,6 +703,45 @@ describe("memory stays bounded on a long-lived signal", () => {
   });
 });
 
+describe("a walk led back by a redirect", () => {
+  it("new links that a same-origin redirect answers from a page already read are a loop, before its items come again", async () => {
+    // Every link is new, and every one is redirected to the same page: only the addresses the pages
+    // were answered from tell that the walk goes round.
+    let links = 0;
+    const { origin, seen } = await serve(
+      api((request, response) => {
+        if (!request.url.includes("r=1"))
+          return response.writeHead(302, { location: "/v1/accounts?end_user_id=e&r=1" }).end();
+        links++;
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: ["a"], links: { next: `/v1/accounts?end_user_id=e&link=${links}` } }));
+      }),
+    );
+    const items: unknown[] = [];
+    const walk = sdkFor(origin).paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } });
+    const failure = await failureOf(
+      (async () => {
+        for await (const item of walk) {
+          items.push(item);
+          if (items.length > 5) break;
+        }
+      })(),
+    );
+    expect(failure).toMatchObject({
+      name: "CdasPaginationLoopError",
+      message: "links.next of /v1/accounts was redirected to a page already read",
+    });
+    expect(items).toEqual(["a"]);
+    expect(seen.slice(1).map((request) => request.url)).toEqual([
+      "/v1/accounts?end_user_id=e",
+      "/v1/accounts?end_user_id=e&r=1",
+      "/v1/accounts?end_user_id=e&link=1",
+      "/v1/accounts?end_user_id=e&r=1",
+    ]);
+  });
+});
+
 describe("memory stays bounded on a long walk", () => {
   it("the walk's signal holds no listener per page: each page's request follows a signal of its own", async () => {
     const PAGES = 300;
