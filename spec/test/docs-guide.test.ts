@@ -105,7 +105,8 @@ describe("the guides against the interface's versioning tables", () => {
     for (const guide of GUIDES.values()) {
       const foldedBreaking = guide.folded.filter((c) => c.class === "breaking");
       for (const change of foldedBreaking) expect(change.pointer).toMatch(/^\/components\/\w+\/[^/]+$/);
-      expect(entriesOf(guide).some((e) => e.breaking)).toBe(true);
+      // A breaking entry wherever the report counts a breaking difference (a new version starts with none).
+      expect(entriesOf(guide).some((e) => e.breaking)).toBe(guide.counts.breaking > 0);
     }
   });
 
@@ -176,8 +177,9 @@ describe("the size of a migration", () => {
       const size = migrationSize(guide);
       expect(size.toMake).toBe(entriesOf(guide).filter((e) => e.breaking).length);
       expect(size.differences).toBe(guide.counts.breaking);
-      // One row of the interface is several differences: the two counts differ, so saying which is which matters.
-      expect(size.differences).toBeGreaterThan(size.toMake);
+      // One row of the interface is several differences: the two counts differ, so saying which is
+      // which matters (unless there is nothing to make: a new version that changes nothing yet).
+      expect(size.differences > size.toMake || size.differences === 0).toBe(true);
       expect(size.text).toMatch(
         new RegExp(`^${size.toMake} breaking changes? to make .*${size.differences} breaking differences`),
       );

@@ -116,7 +116,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const target = scaffoldClient(repo, positionals[0]);
   const version = positionals[0];
   console.info(`${path.relative(repo, target)}: written, and @cdas/client-${version} added to the fixed group of .changeset/config.json.
-Next (spec/README.md, "A version"): pnpm install; the SDK's map (packages/sdk: package.json, src/index.ts,
-src/types.ts), then pnpm install again; the sandbox's shapes if ${version}'s responses change form; the
-version's differences in spec/test/interface-model.ts; a changeset.`);
+Next: steps 3 to 8 of "A version" in spec/README.md, the one list of what a version touches (pnpm install
+with the pinned pnpm; the SDK's map; the files that list the clients by hand; the version's differences
+in the tests; the sandbox's shapes if ${version}'s responses change form; a changeset), then the prose
+that lists the versions (the list ends that section).`);
 }
