@@ -214,9 +214,9 @@ export function redactHeaders(headers: Headers, redact: Redact, budget = decodin
  * An error body with the secret taken out. A JSON body (after the white space `String.trim` removes, as
  * the SDK's own reading does) is read, each of its strings redacted on its own (so that a string that
  * spells the secret is withheld and the rest of the body kept: `id`, `name`, `temporary`), and written
- * again; a key or a number that spells it withholds the body; so does the text itself holding it where
- * JSON.parse does not look (a member repeated under one name) make the body the one written again. Other text is redacted whole, and
- * withheld if it still spells it. A body longer than `ERROR_BODY_KEPT` is not kept (its length is
+ * again; a key or a number that spells it withholds the body. A body that holds it only where
+ * JSON.parse does not look (a member repeated under one name) is handed on as written again. Other
+ * text is redacted whole, and withheld if it still spells it. A body longer than `ERROR_BODY_KEPT` is not kept (its length is
  * said, or that it was not read to the end: `undefined`). `budget` is the answer's (see `Redact`): a
  * body that uses it up is withheld whole.
  */
