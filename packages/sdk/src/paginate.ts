@@ -107,7 +107,8 @@ export function createPaginator(
 /**
  * The pages of a walk, whose `return()` and `throw()` do not wait for the page in flight (an async
  * generator's would, retries included): they cancel it, and a `next()` waiting for it ends the walk
- * (`done`) instead of failing. Every page's signal is `pageSignal`: it follows the caller's until the
+ * (`done`) instead of failing. Once the caller has aborted, a page that fails rejects with the
+ * caller's reason. Every page's signal is `pageSignal`: it follows the caller's until the
  * walk ends (`followAbort`).
  */
 function stoppable(
@@ -132,6 +133,8 @@ function stoppable(
         (error: unknown) => {
           ended();
           if (stopped) return { done: true, value: undefined };
+          // The caller's abort rejects with the caller's reason, whatever the page failed with meanwhile.
+          if (callerSignal?.aborted) throw callerSignal.reason;
           throw error;
         },
       ),

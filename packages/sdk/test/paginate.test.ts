@@ -576,6 +576,43 @@ describe("lookahead (prefetch)", () => {
     },
   );
 
+  it.each([
+    ["an error answer", () => json({ name: "x", message: "busy" }, { status: 503 })],
+    ["a page without its list", () => json({ nothing: [] })],
+    ["a links.next elsewhere", () => json({ data: [1], links: { next: "/v1/payees" } })],
+  ])(
+    "a page that fails after the caller aborted rejects with the caller's reason: %s",
+    async (_kind, secondPage) => {
+      for (const [prefetch, byPages] of [
+        [false, false],
+        [true, false],
+        [false, true],
+      ]) {
+        const server = scriptedFetch((request) =>
+          request.url.searchParams.has("offset")
+            ? secondPage()
+            : json({ data: [0], links: { next: "/v1/accounts?offset=1" } }),
+        );
+        const sdk = testSdk(server.fetch, { maxRetries: 0 });
+        const controller = new AbortController();
+        const reason = new Error("the caller stopped");
+        // The caller aborts once the failing page has been answered, before the walk fails with it.
+        sdk.client.use({
+          onResponse({ request }) {
+            if (new URL(request.url).searchParams.has("offset")) controller.abort(reason);
+          },
+        });
+        const walk = sdk.paginate("/v1/accounts", { signal: controller.signal }, { prefetch });
+        const read = byPages
+          ? (async () => {
+              for await (const _ of walk.pages());
+            })()
+          : walk.toArray();
+        await expect(read, `prefetch ${prefetch}, pages ${byPages}`).rejects.toBe(reason);
+      }
+    },
+  );
+
   it("is checked like every option", () => {
     const sdk = testSdk(scriptedFetch(() => json({})).fetch);
     expect(() => sdk.paginate("/v1/accounts", {}, { prefetch: "yes" as never })).toThrow(
