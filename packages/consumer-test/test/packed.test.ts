@@ -133,6 +133,9 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
             }
           : { "empty gzip 404": { status: 404 }, "raw deflate": read, "raw deflate, a byte a chunk": read },
       );
+      // Every runtime's default fetch asks for compressed bodies (on Bun the SDK asks, as it undoes them
+      // itself): Node's and Bun's gzip and deflate among others, Deno's gzip and br, the two it undoes.
+      expect(result.acceptEncoding).toMatch(runtime === "deno" ? /gzip.*br/ : /gzip.*deflate/);
       // Every runtime's connection failures are named (Deno's by its words: it gives no code), and an
       // untrusted certificate is not retried.
       expect(result.untrustedCertificate).toEqual({

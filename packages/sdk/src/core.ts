@@ -28,11 +28,16 @@ const SDK_USER_AGENT = `cdas-sdk/${version}`;
 /**
  * Bun's fetch, once a compressed body is cancelled, inflates the rest of it whole (a 1 GiB bomb grows
  * the process by 1 GiB): on Bun the default fetch takes bodies as sent (`decompress: false`, Bun's own
- * option) and the SDK inflates them within `maxResponseBytes` itself.
+ * option) and the SDK inflates them within `maxResponseBytes` itself. So told, Bun asks for no coding:
+ * the SDK asks for those Bun's own fetch asks for, which it undoes (response.ts).
  */
 const IS_BUN = "Bun" in globalThis;
+const BUN_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
 const defaultFetch: FetchLike = IS_BUN
-  ? (input, init) => globalThis.fetch(input, Object.assign({ ...init }, { decompress: false }))
+  ? (input, init) => {
+      if (!input.headers.has("accept-encoding")) input.headers.set("accept-encoding", BUN_ACCEPT_ENCODING);
+      return globalThis.fetch(input, Object.assign({ ...init }, { decompress: false }));
+    }
   : (input, init) => globalThis.fetch(input, init);
 
 /**
