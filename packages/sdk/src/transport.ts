@@ -288,6 +288,8 @@ export function createTransport(config: TransportConfig): Transport {
         if (next === undefined) {
           if (!response.ok) return await readError(response, call, url, deadline);
           const limited = withSizeLimit(response, call, url, signal);
+          // An answer names the address it came from, as a fetch's does; a custom fetch's may not.
+          if (limited.url === "" && limited instanceof Response) withUrl(limited, url);
           handedBack = true;
           call.context.readDeadline = deadline;
           return limited;

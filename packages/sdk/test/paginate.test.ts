@@ -162,6 +162,15 @@ describe("cursor paging", () => {
     expect(failure).toMatchObject({ code: "pagination_loop" });
   });
 
+  it("knows the first page again when a custom fetch's answers name no address (the request's is theirs)", async () => {
+    const server = scriptedFetch(() => json({ data: [0], links: { next: "/v1/accounts?end_user_id=e" } }));
+    const walk = testSdk(server.fetch).paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } });
+    await expect(walk.toArray()).rejects.toMatchObject({ code: "pagination_loop" });
+    expect(server.dataCalls()).toHaveLength(1);
+    const { response } = await untyped(testSdk(server.fetch).client).GET("/v1/accounts", {});
+    expect(response.url).toBe("https://api.test/v1/accounts");
+  });
+
   it("knows a page again whatever the order of its query's names, and follows links as written", async () => {
     const links = ["/v1/accounts?offset=2&limit=2", "/v1/accounts?limit=2&offset=2"];
     const server = scriptedFetch((request) =>
