@@ -62,3 +62,6 @@ export declare function operationParameters<T = Record<string, unknown>>(
   pathItem: { parameters?: unknown[] },
   operation: { parameters?: unknown[] },
 ): T[];
+
+/** The page size an example's `links` show (`page[size]`, else `limit`), as `[name, value]`. */
+export declare function examplePageSize(exampleValue: unknown): [string, string] | undefined;

@@ -130,3 +130,16 @@ export function operationParameters(doc, pathItem, operation) {
   const shared = (pathItem.parameters ?? []).map((parameter) => deref(doc, parameter));
   return [...shared.filter((parameter) => !redefined(parameter)), ...own];
 }
+
+/**
+ * The page size an example's `links` show (`page[size]`, else `limit`), as `[name, value]`: the page
+ * size of the request that example answers. Undefined when its links show none.
+ */
+export function examplePageSize(exampleValue) {
+  for (const link of Object.values(exampleValue?.links ?? {})) {
+    if (typeof link !== "string") continue;
+    const search = new URL(link, "https://example.invalid").searchParams;
+    for (const name of ["page[size]", "limit"]) if (search.has(name)) return [name, search.get(name)];
+  }
+  return undefined;
+}

@@ -28,7 +28,7 @@
  * reader who follows the example would. Examples whose records carry no key (the token, the detailed
  * transactions' `{}` items, the common identity's `{}` items) are not records.
  */
-import { deref } from "@cdas/spec/openapi";
+import { deref, examplePageSize } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   loadBundle,
@@ -106,20 +106,6 @@ interface Request {
   address: string;
   headers: Record<string, string>;
   body?: unknown;
-}
-
-/** The paging parameters of an example's links: its page size (`page[size]` or `limit`), if it shows one. */
-function pageSizeOf(value: unknown): [string, string][] {
-  const links = (value as { links?: Record<string, unknown> } | undefined)?.links ?? {};
-  for (const address of Object.values(links)) {
-    if (typeof address !== "string") continue;
-    const search = new URL(address, "https://sandbox.invalid").searchParams;
-    for (const name of ["page[size]", "limit"]) {
-      const size = search.get(name);
-      if (size !== null) return [[name, size]];
-    }
-  }
-  return [];
 }
 
 /**
@@ -343,7 +329,8 @@ describe.each(VERSIONS)("%s: the records of the response examples are served as 
   for (const { op, where, name, value, records } of examples) {
     const position = positionOf(name, summaryOf(version, op, name));
     it(`${where} (${position}): ${[...records.keys()].join(", ")}`, async () => {
-      const requests = exampleRequests(version, op, name, pageSizeOf(value));
+      const pageSize = examplePageSize(value);
+      const requests = exampleRequests(version, op, name, pageSize ? [pageSize] : []);
       const answers = await servedPages(version, requests, keyOf(op));
       const served = new Map<string, Json>();
       for (const page of answers.flat())

@@ -1,7 +1,7 @@
 // Code samples of every operation, generated from a bundle (never written per operation): a curl line
 // that runs against the sandbox (`cdas-mock`) as shown, the call with @cdas/sdk, and the bare typed
 // client. They go into the copy of the bundle that Redoc renders (`x-codeSamples`), not into dist/vN.json.
-import { deref, operationParameters } from "../../openapi/index.js";
+import { deref, examplePageSize, operationParameters } from "../../openapi/index.js";
 import { listOperations } from "./openapi-walk.mjs";
 
 /**
@@ -43,16 +43,6 @@ export function firstResponseExample(doc, operation) {
   return { name: undefined, value: undefined };
 }
 
-/** The page size an example's links show (`limit` or `page[size]`), as a query entry, if any. */
-function pageSizeOf(value) {
-  for (const link of Object.values(value?.links ?? {})) {
-    if (typeof link !== "string") continue;
-    const search = new URL(link, SANDBOX.url).searchParams;
-    for (const name of ["page[size]", "limit"]) if (search.has(name)) return [name, search.get(name)];
-  }
-  return undefined;
-}
-
 /**
  * The arguments a sample sends: the request that answers the first response example the reference
  * shows, so that the sample, run against the sandbox, serves what that example shows. That is every
@@ -76,7 +66,7 @@ export function sampleArguments(doc, item, operation) {
   for (const p of chosen) {
     values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p, example.name);
   }
-  const pageSize = pageSizeOf(example.value);
+  const pageSize = examplePageSize(example.value);
   if (pageSize && parameters.some((p) => p.in === "query" && p.name === pageSize[0]))
     values.query[pageSize[0]] = Number(pageSize[1]);
   const media = deref(doc, operation.requestBody)?.content?.[JSON_MEDIA];
