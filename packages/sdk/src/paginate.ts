@@ -108,8 +108,8 @@ export function createPaginator(
  * The pages of a walk, whose `return()` and `throw()` do not wait for the page in flight (an async
  * generator's would, retries included): they cancel it, and a `next()` waiting for it ends the walk
  * (`done`) instead of failing. Once the caller has aborted, a page that fails rejects with the
- * caller's reason. Every page's signal is `pageSignal`: it follows the caller's until the
- * walk ends (`followAbort`).
+ * caller's reason. The walk's signal is `pageSignal`: it follows the caller's until the walk ends
+ * (`followAbort`), and each page's own signal follows it until the page is read (`walk`).
  */
 function stoppable(
   start: (pageSignal: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
