@@ -1029,6 +1029,19 @@ describe("the secret is redacted from everything handed back", () => {
     expect(response.headers.get("x-echo")).toBe("[redacted]");
   });
 
+  it("a secret that is not ASCII, percent-encoded after a byte that is not UTF-8 (one run of %XX, read as U+FFFD and the rest)", async () => {
+    const secret = "ü s3cr3t-123456789";
+    // Not a form the SDK replaces in place: only its first letter percent-encoded, its space as it is.
+    const encoded = `%FF${encodeURIComponent("ü")}${secret.slice(1)}`;
+    const { origin } = await serve(
+      api((_, response) =>
+        response.writeHead(400, { "content-type": "application/json", "x-echo": encoded }).end("{}"),
+      ),
+    );
+    const { response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+    expect(response.headers.get("x-echo")).toBe("[redacted]");
+  });
+
   it("spelled through an escape that a later reading completes (\\u000%63...), nine levels deep, or in look-alike letters", async () => {
     const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
     const spellings = [
