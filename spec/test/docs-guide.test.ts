@@ -341,11 +341,12 @@ describe("reshaped containers (a field that becomes an array, or stops being one
 
 type CompileError = { line: number; column: number; code: string; message: string };
 
-/** Compiles the program with "@cdas/client" mapped to one version's client; returns its errors. */
-function compileAgainst(version: string): CompileError[] {
+/** Compiles the program (or `source`) with "@cdas/client" mapped to one version's client; returns its errors. */
+function compileAgainst(version: string, source?: string): CompileError[] {
   const dir = mkdtempSync(path.join(SPEC_DIR, "node_modules", ".cdas-migration-"));
   try {
-    copyFileSync(PROGRAM, path.join(dir, "program.ts"));
+    if (source === undefined) copyFileSync(PROGRAM, path.join(dir, "program.ts"));
+    else writeFileSync(path.join(dir, "program.ts"), source);
     const types = path.join(REPO, "packages", `client-${version}`, "dist", "index.d.ts");
     const compilerOptions = {
       ...{ target: "ES2022", module: "ESNext", moduleResolution: "Bundler", lib: ["ES2022", "DOM"] },
@@ -385,6 +386,34 @@ function operationAt(line: number, source: string[]): string {
   }
   throw new Error(`no call above line ${line}`);
 }
+
+describe("the guide's code on each side of a change", () => {
+  it("a number that becomes a string: the old line compiles against v1, the new one against v3, the field optional", () => {
+    const code = guideFor("v1-to-v3").sections.flatMap((s) => s.code ?? []);
+    const lines = code.filter((l) => /^[-+] const \w+(: number \| undefined)? = tier\./.test(l));
+    expect(lines.length).toBe(4); // maximum_value and minimum_value, before and after
+    const tier = `NonNullable<NonNullable<components["schemas"]["BankingAccount"]["deposit_rates"]>[number]["tiers"]>[number]`;
+    const program = (side: string) =>
+      [
+        `import type { components } from "@cdas/client";`,
+        `declare const tier: ${tier};`,
+        ...lines.filter((l) => l.startsWith(side)).map((l) => `{\n${l.slice(2)}\n}`),
+      ].join("\n");
+    expect(compileAgainst("v1", program("-"))).toEqual([]);
+    expect(compileAgainst("v3", program("+"))).toEqual([]);
+  }, 60_000);
+
+  it("a place that was the items of a bare array, or becomes them, is said both ways", () => {
+    const forward = formatGuideMarkdown(guideFor("v1-to-v3") as never);
+    expect(forward).toContain(
+      "In `consents[]` (before, the items of the bare array): `arrangement_id` is now `arrangementId`",
+    );
+    const backward = formatGuideMarkdown(guideOf("v3", "v1") as never);
+    expect(backward).toContain(
+      "In `[]` (the items of the bare array; before, `consents[]`): `arrangementId` is now `arrangement_id`",
+    );
+  });
+});
 
 describe("the v1-to-v3 guide against a v1 program recompiled against v3", () => {
   const source = readFileSync(PROGRAM, "utf8").split("\n");

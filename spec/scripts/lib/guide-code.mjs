@@ -53,9 +53,10 @@ function clauseLines(clause, entry, section, report) {
       ];
     case "type":
       if (clause.to === "string" && clause.from === "number")
+        // `| undefined` and the test: the line holds whether the field is required or optional.
         return clause.names.flatMap((name) => [
-          `- const ${camelCase(name)}: number = ${variable}.${name};`,
-          `+ const ${camelCase(name)} = Number(${variable}.${name}); // now a string`,
+          `- const ${camelCase(name)}: number | undefined = ${variable}.${name};`,
+          `+ const ${camelCase(name)} = ${variable}.${name} === undefined ? undefined : Number(${variable}.${name}); // now a string`,
         ]);
       if (clause.to === "string" && clause.from === "boolean")
         return clause.names.flatMap((name) => booleanToStringLines(variable, name, clause.values?.[name]));
@@ -63,7 +64,7 @@ function clauseLines(clause, entry, section, report) {
     case "param-removed":
       return [
         `- await sdk.client.GET("${path}", { params: { query: { ${clause.names[0]}: value } } });`,
-        `+ await sdk.client.GET("${path}");`,
+        `+ await sdk.client.GET("${path}"); // the answer is no longer narrowed by ${clause.names[0]}`,
       ];
     case "removed":
       // What is left to go by is the status the documents declare, not a rule of when to retry.

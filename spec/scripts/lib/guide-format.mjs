@@ -8,7 +8,8 @@ const capitalize = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
 function entrySentence(entry) {
   const places = entry.places.map((p) => `\`${p}\``).join(", ");
-  const text = places ? `In ${places}: ${entry.text}` : capitalize(entry.text);
+  const note = entry.placeNote ? ` (${entry.placeNote})` : "";
+  const text = places ? `In ${places}${note}: ${entry.text}` : capitalize(entry.text);
   const unnamed = entry.places.some((p) => p.includes(UNNAMED_KEY));
   return unnamed ? `${text} (\`${UNNAMED_KEY}\`: the interface does not name the list's key).` : `${text}.`;
 }
@@ -55,7 +56,7 @@ function foldedLine(guide, { all, command }) {
   if (all || guide.folded.length === 0) return [];
   return [
     "",
-    `${guide.folded.length} component-only and annotation changes are folded: \`${command} --all\` lists them; the full report (\`--format md\` or \`json\`) keeps every detail.`,
+    `${guide.folded.length} component-only and annotation changes are folded (annotations the entries state are not among them): \`${command} --all\` lists them; the full report (\`--format md\` or \`json\`) keeps every detail.`,
   ];
 }
 
@@ -134,7 +135,7 @@ section:target { outline: 2px solid var(--accent); outline-offset: 6px; }</style
 <main>
 <h1>Migrating from ${guide.from.label} to ${guide.to.label}</h1>
 <p>${inlineCode(introLines(guide).join(" ").replaceAll("**", ""))}</p>
-<p class="muted">${guide.folded.length} component-only and annotation changes are folded; the full report is
+<p class="muted">${guide.folded.length} component-only and annotation changes are folded (annotations the entries state are not among them); the full report is
 <a href="${base}.html">${guide.from.label} → ${guide.to.label}</a> (also <a href="${base}.md">Markdown</a>, <a href="${base}.json">JSON</a>).
 Other guides: ${otherLinks}.</p>
 ${sections}

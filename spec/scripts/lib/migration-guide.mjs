@@ -310,7 +310,8 @@ function parameterClauses(items) {
   for (const item of byKind("param-remove")) {
     clauses.push({
       kind: "param-removed",
-      text: `the ${item.where} parameter \`${item.name}\` is gone: stop sending it`,
+      // A query parameter that is gone no longer selects anything: the answer holds what it left out.
+      text: `the ${item.where} parameter \`${item.name}\` is gone: stop sending it${item.where === "query" ? "; answers are no longer narrowed by it" : ""}`,
       names: [item.name],
     });
   }
@@ -344,14 +345,20 @@ function describePlace(container, changes, docs) {
     return { subject: container.request ? "the request body" : "the body", labels: [] };
   const operations = [...new Set(changes.flatMap((c) => c.operations))];
   // The newer document names the places as the reader will find them; the older one when it is gone.
-  let list = [];
-  for (const doc of docs) {
-    if (list.length) break;
-    list = [...new Set(operations.flatMap((op) => fieldPaths(doc, op, container.component)))].sort();
-  }
+  const [newer, older] = docs.map((doc) =>
+    [...new Set(operations.flatMap((op) => fieldPaths(doc, op, container.component)))].sort(),
+  );
+  const list = newer?.length ? newer : (older ?? []);
   if (list.length === 0 || list.includes("")) return { subject: "the body", labels: [] };
   const names = [...new Set(list.map((p) => p.split(".").at(-1).replace(/\[\]$/, "")))];
-  return { subject: listWords(list), labels: list, name: names.length === 1 ? `\`${names[0]}\`` : undefined };
+  // Items of a bare array in one document and under a key in the other: the place is said both ways.
+  const bare = (paths) => paths?.length === 1 && paths[0] === "[]";
+  let placeNote;
+  if (list === newer && older?.length && bare(older) !== bare(newer))
+    placeNote = bare(older)
+      ? "before, the items of the bare array"
+      : `the items of the bare array; before, ${listWords(older)}`;
+  return { subject: listWords(list), labels: list, name: names.length === 1 ? `\`${names[0]}\`` : undefined, placeNote };
 }
 
 function versionBullet(report, change) {
@@ -419,7 +426,7 @@ function rawBullets(report, docs) {
     const clauses = containerClauses(items, place, sides);
     // A description-only container (an annotation with nothing to act on) stays folded.
     if (clauses.length === 0) folded.push(...changes);
-    else bullets.push({ operations, places: place.labels, clauses, changes });
+    else bullets.push({ operations, places: place.labels, clauses, changes, placeNote: place.placeNote });
   }
   return { bullets, folded };
 }
@@ -436,6 +443,7 @@ function mergeBullets(bullets) {
     }
     existing.operations = [...new Set([...existing.operations, ...bullet.operations])].sort();
     existing.places = [...new Set([...existing.places, ...bullet.places])].sort();
+    existing.placeNote ??= bullet.placeNote;
     existing.changes.push(...bullet.changes);
   }
   return [...merged.values()];
@@ -469,6 +477,7 @@ export function buildGuide(report, beforeDoc, afterDoc) {
     sections.get(key).entries.push({
       text: bullet.clauses.map((c) => c.text).join("; "),
       places: bullet.places,
+      placeNote: bullet.placeNote,
       clauses: bullet.clauses,
       breaking: bullet.changes.some((c) => c.class === "breaking"),
       pointers: bullet.changes.map((c) => c.pointer),
