@@ -358,7 +358,12 @@ function describePlace(container, changes, docs) {
     placeNote = bare(older)
       ? "before, the items of the bare array"
       : `the items of the bare array; before, ${listWords(older)}`;
-  return { subject: listWords(list), labels: list, name: names.length === 1 ? `\`${names[0]}\`` : undefined, placeNote };
+  return {
+    subject: listWords(list),
+    labels: list,
+    name: names.length === 1 ? `\`${names[0]}\`` : undefined,
+    placeNote,
+  };
 }
 
 function versionBullet(report, change) {
