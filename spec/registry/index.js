@@ -67,11 +67,13 @@ export function readRegistry(folder) {
   try {
     text = readFileSync(file, "utf8");
   } catch (cause) {
-    // Only a missing file means an unbuilt package; any other failure (Deno without --allow-read) is said as it is.
+    // Only a missing file means an unbuilt package; any other failure is said as it is (Deno's, without
+    // --allow-read, names the flag itself).
+    const said = String(cause?.message ?? cause);
     const why =
       cause?.code === "ENOENT"
         ? "build @cdas/spec (pnpm --filter @cdas/spec build)"
-        : `${cause?.message ?? cause} (under Deno, run with --allow-read)`;
+        : `${said}${said.includes("--allow-read") ? "" : " (under Deno, run with --allow-read)"}`;
     throw new Error(`Cannot read the version registry at ${file}: ${why}`, { cause });
   }
   return parseRegistry(JSON.parse(text), file);

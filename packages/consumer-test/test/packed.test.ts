@@ -13,12 +13,24 @@ const RUNTIME_NAMES = Object.keys(RUNTIMES) as Runtime[];
 // Deno keeps its cache in the project and is told not to look for updates: nothing downloaded at run time.
 const denoEnv = (dir: string) => ({ DENO_DIR: join(dir, ".deno"), DENO_NO_UPDATE_CHECK: "1" });
 
-/** Command and arguments that run a script file with a runtime, and the env that makes it trust `ca`. */
-function runWith(runtime: Runtime, dir: string, script: string, ca?: string) {
+/** The Deno permissions the READMEs give a program that uses the packages (`--allow-env`: it reads CDAS_*). */
+const DENO_APP_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-env"];
+
+/**
+ * Command and arguments that run a script file with a runtime, and the env that makes it trust `ca`;
+ * under Deno with the permissions given, no more.
+ */
+function runWith(
+  runtime: Runtime,
+  dir: string,
+  script: string,
+  ca?: string,
+  denoPermissions = DENO_APP_PERMISSIONS,
+) {
   if (runtime === "deno") {
     return {
       command: RUNTIMES.deno,
-      args: ["run", "--allow-all", script],
+      args: ["run", ...denoPermissions, script],
       env: { ...denoEnv(dir), ...(ca ? { DENO_CERT: ca } : {}) },
     };
   }
@@ -157,6 +169,23 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
     },
   );
 
+  it("under Deno without --allow-read, importing the sandbox names the flag it needs, once", () => {
+    writeFileSync(join(dir, "import-sandbox.mjs"), 'import "@cdas/mock-server";\n');
+    const { command, args, env } = runWith("deno", dir, "import-sandbox.mjs", undefined, ["--allow-net"]);
+    const failure = (() => {
+      try {
+        run(command, args, { cwd: dir, env });
+        return "";
+      } catch (error) {
+        return String((error as Error).message);
+      }
+    })();
+    // The message itself (Deno prints its cause, which names the flag too, on a line of its own).
+    const message = failure.split("\n").find((line) => line.includes("Cannot read the version registry at "));
+    expect(message).toContain("run again with the --allow-read flag");
+    expect(message?.match(/--allow-read/g)).toHaveLength(1);
+  });
+
   it.each(RUNTIME_NAMES)(
     "under %s: the example against cdas-mock started from the installed bin",
     async (runtime) => {
@@ -171,7 +200,9 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
               ready: /listening on/,
             })
           : await (() => {
-              const { command, args, env } = runWith(runtime, dir, bin);
+              // Under Deno, the permissions the sandbox README gives the bin (writing the CA file's folder).
+              const cliPermissions = ["--allow-net", "--allow-read", `--allow-write=${dir}`];
+              const { command, args, env } = runWith(runtime, dir, bin, undefined, cliPermissions);
               return start(command, [...args, ...cliArgs], { cwd: dir, env, ready: /listening on/ });
             })();
       try {
