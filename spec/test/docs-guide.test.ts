@@ -403,6 +403,13 @@ describe("the guide's code on each side of a change", () => {
     expect(compileAgainst("v3", program("+"))).toEqual([]);
   }, 60_000);
 
+  it("a new field the documents give no type is said to be unknown, one with an enum its values", () => {
+    const markdown = formatGuideMarkdown(guideFor("v1-to-v2") as never);
+    expect(markdown).toContain("new: `discount_method_u_type` (type not documented: `unknown`)");
+    expect(markdown).toContain("new: `fee_method_u_type` (`fixedAmount` or `rateBased`)");
+    expect(markdown).not.toMatch(/`fee_method_u_type` \(type not documented/);
+  });
+
   it("a place that was the items of a bare array, or becomes them, is said both ways", () => {
     const forward = formatGuideMarkdown(guideFor("v1-to-v3") as never);
     expect(forward).toContain(

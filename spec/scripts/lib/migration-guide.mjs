@@ -282,13 +282,14 @@ function containerClauses(items, place, docs) {
   }
   if (added.length) {
     // A new object is shown with its fields, so that a reader sees where gone fields went; a new
-    // field with an enum, with its values.
+    // field with an enum, with its values; one the documents give no type, as such (typed `unknown`).
     const shown = added.map((name) => {
       const fields = newObjects.find((object) => object.name === name)?.fields ?? [];
       if (fields.length) return `\`${name}\` \`{${fields.join(", ")}}\``;
       const item = of("field-add").find((i) => i.name === name);
-      const values = schemaAt(docs.after, pointerTokens(item.change.pointer))?.enum;
-      return values ? `\`${name}\` (${values.map((v) => `\`${v}\``).join(" or ")})` : `\`${name}\``;
+      const schema = schemaAt(docs.after, pointerTokens(item.change.pointer));
+      if (schema?.enum) return `\`${name}\` (${schema.enum.map((v) => `\`${v}\``).join(" or ")})`;
+      return isUntyped(schema) ? `\`${name}\` (type not documented: \`unknown\`)` : `\`${name}\``;
     });
     clauses.push({ kind: "added", text: `new: ${inWords(shown)}`, names: added });
   }
@@ -302,6 +303,14 @@ function containerClauses(items, place, docs) {
     });
   }
   return clauses;
+}
+
+/** A schema that says nothing of its value's type (no type, reference, composition or constant). */
+function isUntyped(schema) {
+  if (!schema || typeof schema !== "object") return false;
+  return ["type", "$ref", "enum", "const", "oneOf", "anyOf", "allOf", "items", "properties"].every(
+    (key) => !(key in schema),
+  );
 }
 
 function parameterClauses(items) {
