@@ -403,6 +403,15 @@ describe("the guide's code on each side of a change", () => {
     expect(compileAgainst("v3", program("+"))).toEqual([]);
   }, 60_000);
 
+  it("temporary gone from an error body: the code says the SDK no longer retries a 500 there", () => {
+    const section = guideFor("v1-to-v3").sections.find((s) =>
+      s.entries.some((e) => e.text.includes("`temporary`") && e.text.includes("error body")),
+    );
+    expect(section?.code).toContain(
+      "+ // and @cdas/sdk no longer retries a 500 here itself: it retries one only when the body says temporary: true",
+    );
+  });
+
   it("a new field the documents give no type is said to be unknown, one with an enum its values", () => {
     const markdown = formatGuideMarkdown(guideFor("v1-to-v2") as never);
     expect(markdown).toContain("new: `discount_method_u_type` (type not documented: `unknown`)");

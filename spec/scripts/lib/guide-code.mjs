@@ -3,7 +3,8 @@
 // change where a line of code helps get one: the version itself (the SDK's option and a client's
 // import), an envelope, a rename, a field moved into an object, fields an object replaces, a number or
 // a boolean that becomes a string (the boolean only where the document gives the string's values), a
-// parameter or error fields that are gone. A hint says what the documents say, no policy of its own.
+// parameter or error fields that are gone. A hint says what the documents say, no policy of its own,
+// and what @cdas/sdk itself does with a field that goes (its retries read `temporary`).
 
 import { UNNAMED_KEY } from "./openapi-walk.mjs";
 
@@ -68,10 +69,14 @@ function clauseLines(clause, entry, section, report) {
       ];
     case "removed":
       // What is left to go by is the status the documents declare, not a rule of when to retry.
+      // The SDK's own retries read `temporary` (a 500 is retried only when it says so): said where it goes.
       return clause.errorStatuses
         ? [
             `- if (error?.${clause.names.includes("temporary") ? "temporary" : clause.names[0]}) retryLater(); // the error body sdk.client returns`,
             `+ // ${clause.names.map((n) => `error.${n}`).join(", ")}: gone; the documents declare ${inWords(clause.errorStatuses.split(", "))} here: decide from response.status (a thrown CdasApiError has .status)`,
+            ...(clause.names.includes("temporary")
+              ? ["+ // and @cdas/sdk no longer retries a 500 here itself: it retries one only when the body says temporary: true"]
+              : []),
           ]
         : [];
     default:
