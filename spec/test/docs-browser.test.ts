@@ -299,6 +299,15 @@ describe.each(VERSIONS)("%s reference", (version) => {
     await page.close();
   });
 
+  it("shows the shared description once (redocly build-docs runs the bundle's decorators again)", async () => {
+    const page = await newPage();
+    await openReference(page, `${server.url}${version}.html`);
+    const text = await page.evaluate(() => document.body.innerText);
+    const sentence = "A server-side client exchanges its client identifier and secret for a bearer token";
+    expect(text.split(sentence).length - 1).toBe(1);
+    await page.close();
+  });
+
   it("links to the other versions and to the index", async () => {
     const page = await newPage();
     const other = VERSIONS[(VERSIONS.indexOf(version) + 1) % VERSIONS.length]!;

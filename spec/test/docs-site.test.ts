@@ -111,6 +111,16 @@ describe("docs build", () => {
     }
   });
 
+  it("names an icon in every page, so that no browser asks the server for /favicon.ico", () => {
+    for (const page of HTML_PAGES) expect(read(page), page).toContain('<link rel="icon" href="data:,">');
+  });
+
+  it("marks each line of a guide's code as removed, added or context", () => {
+    const html = read("docs", "changes", "v1-to-v2.guide.html");
+    expect(html).toMatch(/<span class="del">- [^<]+<\/span><span class="ins">\+ [^<]+<\/span>/);
+    expect(html).not.toMatch(/<span class="(del|ins)">[^-+]/);
+  });
+
   it("loads nothing from the network: no remote script, style, image or font", () => {
     const remoteResource =
       /<(script|img|iframe)[^>]+src=["']https?:|<link[^>]+href=["']https?:|url\(["']?https?:|import[^;]*from\s*["']https?:/i;
@@ -232,9 +242,10 @@ describe("docs server", () => {
       const index = await rawGet(server.url, "/");
       expect(index).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
       expect(index.body).toContain('href="v1.html"');
+      // Markdown and YAML are shown in the browser as text, not downloaded.
       expect(await rawGet(server.url, "/changes/v1-to-v2.md")).toMatchObject({
         status: 200,
-        type: "text/markdown; charset=utf-8",
+        type: "text/plain; charset=utf-8",
       });
       expect(await rawGet(server.url, "/v2.json")).toMatchObject({
         status: 200,
@@ -246,6 +257,10 @@ describe("docs server", () => {
       expect(dotted.body).toBe(read("docs", "v1.json"));
       expect((await rawGet(server.url, "/..%2fv1.json")).status).toBe(403);
       expect((await rawGet(server.url, "/..%2f..%2fetc%2fhostname")).status).toBe(403);
+      // An address URL cannot read, or a path that is not UTF-8: a 400, and the server serves on.
+      expect((await rawGet(server.url, "//")).status).toBe(400);
+      expect((await rawGet(server.url, "/%E0")).status).toBe(400);
+      expect((await rawGet(server.url, "/")).status).toBe(200);
     } finally {
       await server.close();
     }

@@ -6,8 +6,9 @@ import path from "node:path";
 const CONTENT_TYPES = {
   ".html": "text/html; charset=utf-8",
   ".json": "application/json; charset=utf-8",
-  ".yaml": "application/yaml; charset=utf-8",
-  ".md": "text/markdown; charset=utf-8",
+  // Shown in the browser, not downloaded: a reader follows these links from the site to read them.
+  ".yaml": "text/plain; charset=utf-8",
+  ".md": "text/plain; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".svg": "image/svg+xml",
@@ -18,8 +19,15 @@ const CONTENT_TYPES = {
 export function createStaticServer(root) {
   const base = path.resolve(root);
   return createServer((request, response) => {
-    const { pathname } = new URL(request.url ?? "/", "http://localhost");
-    let file = path.resolve(base, `.${decodeURIComponent(pathname)}`);
+    let file;
+    try {
+      const { pathname } = new URL(request.url ?? "/", "http://localhost");
+      file = path.resolve(base, `.${decodeURIComponent(pathname)}`);
+    } catch {
+      // An address URL cannot read (`//`) or a path that is not UTF-8 once decoded (`/%E0`).
+      response.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad request");
+      return;
+    }
     if (file !== base && !file.startsWith(`${base}${path.sep}`)) {
       response.writeHead(403).end("Forbidden");
       return;
