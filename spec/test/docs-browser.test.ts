@@ -302,7 +302,7 @@ describe.each(VERSIONS)("%s reference", (version) => {
   it("shows the shared description once (redocly build-docs runs the bundle's decorators again)", async () => {
     const page = await newPage();
     await openReference(page, `${server.url}${version}.html`);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.evaluate(() => document.querySelector("#redoc")?.textContent ?? "");
     const sentence = "A server-side client exchanges its client identifier and secret for a bearer token";
     expect(text.split(sentence).length - 1).toBe(1);
     await page.close();
