@@ -14,11 +14,13 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRegistry } from "../registry/index.js";
 import { buildDocs, redocDocument } from "../scripts/build-docs.mjs";
 import { buildGuide, DIFFERENCES_COUNTED, migrationSize } from "../scripts/lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, inlineCode } from "../scripts/lib/report-format.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 import { startStaticServer } from "../scripts/lib/static-server.mjs";
+import { SPEC_DIR } from "./helpers";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "diff");
 let dist: string;
@@ -87,6 +89,21 @@ describe("docs build", () => {
         ]);
       }
     }
+  });
+
+  it("says on the index what the service is and which version a new integration reads", () => {
+    // The site the build writes from the real bundles (the fixtures' documents have no summary).
+    const built = (...parts: string[]) => readFileSync(path.join(SPEC_DIR, "dist", "docs", ...parts), "utf8");
+    const index = built("index.html");
+    const latest = readRegistry(path.join(SPEC_DIR, "dist")).versions.at(-1)!;
+    const summary = JSON.parse(built(`${latest}.json`)).info.summary;
+    expect(summary).toEqual(expect.stringMatching(/\w/));
+    expect(index).toContain(summary);
+    expect(index).toContain(`A new integration reads the latest, <a href="${latest}.html">${latest}</a>.`);
+    expect(index).toMatch(
+      new RegExp(`<h2><a href="${latest}.html">${latest}</a> <span class="badge latest">latest</span></h2>`),
+    );
+    expect(index.match(/badge latest/g)).toHaveLength(1);
   });
 
   it("links each migration guide from the index", () => {

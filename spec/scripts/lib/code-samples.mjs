@@ -96,20 +96,26 @@ const TOKEN_BODY = JSON.stringify({ client_id: SANDBOX.clientId, client_secret: 
 export function curlSample(doc, version, { method, path, item, operation }) {
   const args = sampleArguments(doc, item, operation);
   const isTokenCall = path === "/v1/token";
+  // Short lines: Redoc's sample panel is narrow, and a long line hides its end.
   const lines = [
-    `# Sandbox: \`npx -p @cdas/mock-server cdas-mock\` (${SANDBOX.url}; it writes its CA to ${SANDBOX.caFile})`,
+    "# Sandbox: cdas-mock of @cdas/mock-server (not on npm yet; in a clone of",
+    "# the repository: node packages/mock-server/bin/cdas-mock.js). It listens on",
+    `# ${SANDBOX.url} and writes its CA to ${SANDBOX.caFile}.`,
   ];
   if (needsBearer(doc, operation)) {
     lines.push(
-      "# jq takes the token out of either form of the token response (access_token or token)",
+      "# jq takes the token out of either form of the token response",
       `TOKEN=$(curl -s --cacert ${SANDBOX.caFile} -X POST ${SANDBOX.url}/v1/token \\`,
-      `  -H ${shellQuote(`accept: ${JSON_MEDIA}`)} -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} -d ${shellQuote(TOKEN_BODY)} | jq -r '.access_token // .token')`,
+      `  -H ${shellQuote(`accept: ${JSON_MEDIA}`)} \\`,
+      `  -H ${shellQuote(`content-type: ${JSON_MEDIA}`)} \\`,
+      `  -d ${shellQuote(TOKEN_BODY)} \\`,
+      "  | jq -r '.access_token // .token')",
     );
   }
   const url = requestUrl(path, args);
   // -g: curl would read the brackets of `page[size]` as a pattern of addresses.
   const globoff = /[[\]]/.test(url) ? " -g" : "";
-  const call = [`curl -s${globoff} --cacert ${SANDBOX.caFile} -X ${method.toUpperCase()} ${shellQuote(url)}`];
+  const call = [`curl -s${globoff} --cacert ${SANDBOX.caFile} -X ${method.toUpperCase()}`, shellQuote(url)];
   // The headers the interface asks of every request.
   call.push(
     `-H ${shellQuote(`x-platform-version: ${version}`)}`,

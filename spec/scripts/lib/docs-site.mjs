@@ -90,10 +90,11 @@ export function renderIndex({ versions, documents, reports, guides }) {
       const report = previous ? reports[name] : undefined;
       const changeLine = report
         ? `<p>Compared with ${previous}: <a class="badges" href="changes/${name}.html">${countsSpans(report.counts)}</a> in ${Object.keys(report.operations).length} operations.</p>
-<p class="size"><a href="changes/${name}.guide.html">${inlineCode(migrationSize(guides[name]).text)}</a>.</p>`
+<p class="size"><a href="changes/${name}.guide.html">Migration guide</a>: ${inlineCode(migrationSize(guides[name]).text)}.</p>`
         : "<p>The first version.</p>";
+      const latest = version === versions.at(-1) ? ' <span class="badge latest">latest</span>' : "";
       return `<section class="card" data-version="${version}">
-<h2><a href="${version}.html">${escapeHtml(version)}</a></h2>
+<h2><a href="${version}.html">${escapeHtml(version)}</a>${latest}</h2>
 <p class="muted">${escapeHtml(doc.info?.title ?? version)}</p>
 <p>${listOperations(doc).length} operations, ${Object.keys(doc.components?.schemas ?? {}).length} schemas.
 Download: <a href="${version}.json">${version}.json</a> · <a href="${version}.yaml">${version}.yaml</a></p>
@@ -143,9 +144,12 @@ ${changeLine}
 <body>${siteHeader({ versions, current: "index" })}
 <main>
 <h1>Consented Data Access Service: API reference</h1>
-<p>Every version is served on the same base address with the same paths and methods; the
-<code>X-Platform-Version</code> header chooses the version per request. A client moving across several
-versions applies every change on the way (the ${versions[0]} → ${versions.at(-1)} report holds them all).</p>
+<p>${escapeHtml(documents[versions.at(-1)].info?.summary ?? "")}
+Every version is served on the same base address with the same paths and methods; the
+<code>X-Platform-Version</code> header chooses the version per request (without it, the version pinned
+in the team's console answers). A new integration reads the latest, <a href="${versions.at(-1)}.html">${versions.at(-1)}</a>.
+A client moving across several versions applies every change on the way (the ${versions[0]} → ${versions.at(-1)}
+report holds them all).</p>
 <div class="cards">${cards}</div>
 <h2 id="changes">Change reports</h2>
 <p class="muted" data-testid="counting">Breaking changes to make: the breaking entries of the migration guide, each

@@ -73,7 +73,8 @@ function clauseLines(clause, entry, section, report) {
       return clause.errorStatuses
         ? [
             `- if (error?.${clause.names.includes("temporary") ? "temporary" : clause.names[0]}) retryLater(); // the error body sdk.client returns`,
-            `+ // ${clause.names.map((n) => `error.${n}`).join(", ")}: gone; the documents declare ${inWords(clause.errorStatuses.split(", "))} here: decide from response.status (a thrown CdasApiError has .status)`,
+            `+ // ${clause.names.map((n) => `error.${n}`).join(", ")}: gone; the documents declare ${inWords(clause.errorStatuses.split(", "))} here:`,
+            "+ // decide from response.status (a thrown CdasApiError has .status)",
             ...(clause.names.includes("temporary")
               ? [
                   "+ // and @cdas/sdk no longer retries a 500 here itself: it retries one only when the body says temporary: true",

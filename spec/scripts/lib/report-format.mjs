@@ -164,6 +164,7 @@ pre { overflow-x: auto; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
 .badge.breaking { background: var(--breaking); } .badge.non-breaking { background: var(--nonbreaking); }
 .badge.annotation { background: var(--annotation); } .badge.same { background: #c8ced8; color: #1d2330; }
+.badge.latest { background: var(--accent); font-size: 12px; vertical-align: middle; }
 .muted { color: var(--muted); }
 a.badges { text-decoration: none; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 16px; }
