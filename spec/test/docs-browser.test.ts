@@ -206,6 +206,21 @@ describe("index page", () => {
     await screenshot(page, "index");
     await page.close();
   });
+
+  it("fits a 390 px wide screen: the index, a report and a guide scroll down only (their tables inside)", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 390, height: 800 });
+    const pair = `${VERSIONS[0]}-to-${VERSIONS.at(-1)}`;
+    for (const file of ["index.html", `changes/${pair}.html`, `changes/${pair}.guide.html`]) {
+      await page.goto(`${server.url}${file}`);
+      const [scrollWidth, clientWidth] = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        document.documentElement.clientWidth,
+      ]);
+      expect(scrollWidth, file).toBeLessThanOrEqual(clientWidth);
+    }
+    await page.close();
+  });
 });
 
 describe.each(VERSIONS)("%s reference", (version) => {

@@ -193,8 +193,8 @@ console.log(data);
   const init = initSource(args, { expressions: { client_id: "sdk.clientId" } });
   if (walks) {
     return `${SDK_SETUP(version)}
-// Every item the call selects, across pages (${paging} paging); the optional parameters left out keep
-// their defaults, which the description gives (a date window, for instance).
+// Every item the call selects, across pages (${paging} paging, the SDK's page size); the optional
+// parameters left out keep the defaults the description gives.
 for await (const item of sdk.paginate("${path}"${init ? `, ${init}` : ""})) {
   console.log(item);
 }

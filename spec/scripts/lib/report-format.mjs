@@ -155,6 +155,9 @@ html { scroll-padding-top: 5.5rem; }
 main { max-width: 1200px; margin: 0 auto; padding: 16px 24px 48px; }
 h1 { font-size: 26px; margin: 12px 0; } h2 { font-size: 20px; margin-top: 32px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
+/* On a narrow screen a wide table scrolls inside itself, not the whole page, and the bar (several
+   lines there) scrolls away instead of covering the headings an anchor jumps to. */
+@media (max-width: 700px) { table { display: block; overflow-x: auto; } header.site { position: static; } }
 th, td { border: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fb; }
 /* Code keeps the size and weight of its text (a heading's too); long names wrap between words first. */
