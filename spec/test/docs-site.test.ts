@@ -6,6 +6,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -277,6 +278,32 @@ describe("docs server", () => {
       // An address URL cannot read, or a path that is not UTF-8: a 400, and the server serves on.
       expect((await rawGet(server.url, "//")).status).toBe(400);
       expect((await rawGet(server.url, "/%E0")).status).toBe(400);
+      expect((await rawGet(server.url, "/")).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("closes the file of a download the reader cancels (200 cancelled, no file left open)", async () => {
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const server = await startStaticServer({ root: path.join(dist, "docs") });
+    try {
+      const before = openFiles();
+      const { hostname, port } = new URL(server.url);
+      for (let i = 0; i < 200; i++) {
+        await new Promise<void>((resolve) => {
+          const req = request({ host: hostname, port, path: "/v1.html", agent: false }, (res) => {
+            res.once("data", () => {
+              req.destroy();
+              resolve();
+            });
+          });
+          req.on("error", () => resolve());
+          req.end();
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(openFiles() - before).toBeLessThan(20);
       expect((await rawGet(server.url, "/")).status).toBe(200);
     } finally {
       await server.close();

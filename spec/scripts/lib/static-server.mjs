@@ -2,6 +2,7 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
+import { pipeline } from "node:stream";
 
 const CONTENT_TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -40,7 +41,9 @@ export function createStaticServer(root) {
     const type = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
     response.writeHead(200, { "content-type": type, "cache-control": "no-cache" });
     if (request.method === "HEAD") response.end();
-    else createReadStream(file).pipe(response);
+    // pipeline closes the file when the reader goes away mid-download (pipe kept it open: one file
+    // per cancelled download, until the server ran out); a failed read ends the response.
+    else pipeline(createReadStream(file), response, () => {});
   });
 }
 
