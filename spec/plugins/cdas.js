@@ -145,8 +145,6 @@ function SharedInfoDescription() {
   return {
     Info: {
       leave(info) {
-        // Once: redocly build-docs reads this config too, and runs the decorator on the bundle again.
-        if ((info.description ?? "").includes(shared)) return;
         const [first, ...rest] = (info.description ?? "").trim().split(/\n\s*\n/);
         info.description = `${[first, shared, ...rest].join("\n\n")}\n`;
       },

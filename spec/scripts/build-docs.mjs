@@ -27,6 +27,8 @@ import { switcherData, switcherScript } from "./lib/version-switcher.mjs";
 
 process.env.REDOCLY_TELEMETRY = "off";
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
+/** A config without redocly.yaml's decorators: the bundles are rendered as they are. */
+const DOCS_CONFIG = path.join(SPEC_DIR, "docs.redocly.yaml");
 
 /**
  * The copy of a bundle that Redoc renders: code samples on every operation, and the title without the
@@ -53,7 +55,18 @@ function renderReference(bundle, options, output, title) {
   return new Promise((resolve, reject) => {
     execFile(
       REDOCLY,
-      ["build-docs", bundle, "--inlineBundle", `--openapi=${options}`, "--title", title, "--output", output],
+      [
+        "build-docs",
+        bundle,
+        "--config",
+        DOCS_CONFIG,
+        "--inlineBundle",
+        `--openapi=${options}`,
+        "--title",
+        title,
+        "--output",
+        output,
+      ],
       { cwd: SPEC_DIR, env: { ...process.env, REDOCLY_TELEMETRY: "off" } },
       (error, _stdout, stderr) =>
         error ? reject(new Error(`redocly build-docs ${bundle}: ${stderr}`)) : resolve(),

@@ -6,6 +6,11 @@ import { escapeHtml, inlineCode, pageHead, siteHeader } from "./report-format.mj
 
 const capitalize = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
+/** What the guide folds, counted as Markdown and the page both say it. */
+function foldedCount(guide) {
+  return `${guide.folded.length} component-only and annotation changes are folded (annotations the entries state are not among them)`;
+}
+
 function entrySentence(entry) {
   const places = entry.places.map((p) => `\`${p}\``).join(", ");
   const note = entry.placeNote ? ` (${entry.placeNote})` : "";
@@ -56,7 +61,7 @@ function foldedLine(guide, { all, command }) {
   if (all || guide.folded.length === 0) return [];
   return [
     "",
-    `${guide.folded.length} component-only and annotation changes are folded (annotations the entries state are not among them): \`${command} --all\` lists them; the full report (\`--format md\` or \`json\`) keeps every detail.`,
+    `${foldedCount(guide)}: \`${command} --all\` lists them; the full report (\`--format md\` or \`json\`) keeps every detail.`,
   ];
 }
 
@@ -140,7 +145,7 @@ export function formatGuideHtml(guide, { versions = [], prefix = "../", others =
 <main>
 <h1>Migrating from ${guide.from.label} to ${guide.to.label}</h1>
 <p>${inlineCode(introLines(guide).join(" ").replaceAll("**", ""))}</p>
-<p class="muted">${guide.folded.length} component-only and annotation changes are folded (annotations the entries state are not among them); the full report is
+<p class="muted">${foldedCount(guide)}; the full report is
 <a href="${base}.html">${guide.from.label} → ${guide.to.label}</a> (also <a href="${base}.md">Markdown</a>, <a href="${base}.json">JSON</a>).
 Other guides: ${otherLinks}.</p>
 ${sections}
