@@ -65,3 +65,32 @@ export declare function operationParameters<T = Record<string, unknown>>(
 
 /** The page size an example's `links` show (`page[size]`, else `limit`), as `[name, value]`. */
 export declare function examplePageSize(exampleValue: unknown): [string, string] | undefined;
+
+/** A 2xx response example of an operation: its name (undefined for a single `example`), summary and value. */
+export interface ResponseExample {
+  name: string | undefined;
+  summary: string;
+  value: unknown;
+}
+/** The 2xx response examples of an operation, in the document's order, references followed. */
+export declare function responseExamples(doc: unknown, operation: { responses?: unknown }): ResponseExample[];
+
+/** A request: values by parameter name (path, query, header) and the body, undefined when there is none. */
+export interface ExampleRequest {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+/**
+ * The documented request that a 2xx response example (by default the operation's first) answers: each
+ * parameter's example named like it (a parameter paired only with other response examples is left
+ * out when optional), else its example; the page size its links show; the body's example. The one
+ * request the reference's code samples show and the sandbox's tests send.
+ */
+export declare function exampleRequest(
+  doc: unknown,
+  pathItem: { parameters?: unknown[] },
+  operation: Record<string, unknown>,
+  exampleName?: string,
+): ExampleRequest;

@@ -143,3 +143,80 @@ export function examplePageSize(exampleValue) {
   }
   return undefined;
 }
+
+/**
+ * The 2xx response examples of an operation, in the document's order: each with its name (undefined
+ * for a media type's single `example`), its summary and its value, references followed.
+ */
+export function responseExamples(doc, operation) {
+  const result = [];
+  for (const [status, reference] of Object.entries(operation.responses ?? {})) {
+    if (!/^2/.test(status)) continue;
+    for (const media of Object.values(deref(doc, reference)?.content ?? {})) {
+      if (media.example !== undefined) result.push({ name: undefined, summary: "", value: media.example });
+      for (const [name, raw] of Object.entries(media.examples ?? {})) {
+        const example = deref(doc, raw);
+        result.push({ name, summary: example?.summary ?? "", value: example?.value });
+      }
+    }
+  }
+  return result;
+}
+
+/** A parameter's or media type's example named `name`, else its `example`, else the first of `examples`. */
+function exampleValue(doc, node, name) {
+  const examples = node.examples ?? {};
+  if (name !== undefined && Object.hasOwn(examples, name)) return deref(doc, examples[name])?.value;
+  if (node.example !== undefined) return node.example;
+  const first = Object.values(examples)[0];
+  return first === undefined ? undefined : deref(doc, first)?.value;
+}
+
+/**
+ * The documented request that a 2xx response example answers (by default the operation's first): the
+ * one request the reference's code samples show and the sandbox's tests send, so that the sample,
+ * run, serves the page the example shows.
+ *
+ * - Each parameter sends its example named like the response example; a parameter whose examples
+ *   are named after other response examples of the operation (it pairs with those) is left out
+ *   when it is optional, so a request sends only the alternatives its example names (the plans'
+ *   `retailer_id` or `institution_id`, never both), and sends its first example when it is required.
+ * - Any other parameter sends its `example`, else the first of its `examples`, else its schema's
+ *   example; a required one with none of these its schema's default (or first enum value); an
+ *   optional one with none is left out (its default applies).
+ * - The page size is the one the response example's links show (`examplePageSize`), where the
+ *   operation has that parameter.
+ * - The body is the request body's example named like the response example, else its first.
+ *
+ * Gives `{ path, query, headers, body }`: values by parameter name (as the examples write them; the
+ * page size a number), `body` undefined when the operation takes none.
+ */
+export function exampleRequest(doc, pathItem, operation, exampleName) {
+  const examples = responseExamples(doc, operation);
+  const response =
+    exampleName === undefined ? examples[0] : examples.find((example) => example.name === exampleName);
+  if (exampleName !== undefined && response === undefined)
+    throw new Error(`${operation.operationId ?? "the operation"} has no 2xx response example ${exampleName}`);
+  const name = response?.name;
+  const names = new Set(examples.map((example) => example.name).filter((n) => n !== undefined));
+  const request = { path: {}, query: {}, headers: {}, body: undefined };
+  const parameters = operationParameters(doc, pathItem, operation);
+  for (const parameter of parameters) {
+    const own = Object.keys(parameter.examples ?? {});
+    const pairsWithOthers = !own.includes(name) && own.some((n) => names.has(n));
+    if (pairsWithOthers && !parameter.required) continue;
+    const schema = parameter.schema === undefined ? undefined : deref(doc, parameter.schema);
+    let value = exampleValue(doc, parameter, name) ?? schema?.example ?? schema?.examples?.[0];
+    if (value === undefined && parameter.required) value = schema?.default ?? schema?.enum?.[0];
+    if (value === undefined) continue;
+    const section = { path: "path", query: "query", header: "headers" }[parameter.in];
+    if (section) request[section][parameter.name] = value;
+  }
+  const pageSize = examplePageSize(response?.value);
+  if (pageSize && parameters.some((p) => p.in === "query" && p.name === pageSize[0]))
+    request.query[pageSize[0]] = Number(pageSize[1]);
+  const content = deref(doc, operation.requestBody)?.content;
+  const media = content === undefined ? undefined : Object.values(content)[0];
+  if (media !== undefined) request.body = exampleValue(doc, media, name);
+  return request;
+}

@@ -108,11 +108,12 @@ describe("curl samples against the sandbox", () => {
     const status = run.stdout.slice(run.stdout.lastIndexOf("\n") + 1);
     expect(status, script).toMatch(/^2\d\d$/);
     // When the reference's first example is a page (it has links), the answer is that page: the
-    // records it shows, in order (by their ids). Other examples may show records from anywhere.
+    // records it shows, in order (by their ids), and its links, as the example writes them.
     const example = entry.firstExample;
     if (typeof example === "object" && example !== null && "links" in example) {
       const served = JSON.parse(run.stdout.slice(0, run.stdout.lastIndexOf("\n")));
       expect(recordIds(served), script).toEqual(recordIds(example));
+      expect(served.links ?? {}, script).toEqual((example as { links: unknown }).links ?? {});
     }
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   deref,
+  exampleRequest,
   followRef,
   getPointer,
   HTTP_METHODS,
@@ -10,6 +11,7 @@ import {
   operationParameters,
   pointerTokens,
   resolvePointer,
+  responseExamples,
   toPointer,
 } from "../openapi/index.js";
 
@@ -104,5 +106,92 @@ describe("Operations", () => {
       { name: "id", in: "path" },
       { name: "q", in: "query", required: true },
     ]);
+  });
+});
+
+describe("The request of a response example (exampleRequest)", () => {
+  // The plans read's shape: two alternatives, each paired by name with one response example, and a
+  // filter paired with both; a required path parameter paired with one example only.
+  const plans = {
+    parameters: [
+      { name: "X-Platform-Version", in: "header", required: true, example: "v3" },
+      { name: "id", in: "path", required: true, examples: { other: { value: "x2" }, agl: { value: "x1" } } },
+      { name: "retailer_id", in: "query", examples: { agl: { value: "agl" } } },
+      { $ref: "#/components/parameters/Institution" },
+      {
+        name: "status",
+        in: "query",
+        schema: { default: "active" },
+        examples: { agl: { value: "active" }, origin: { value: "all" } },
+      },
+      { name: "q", in: "query", schema: { example: "from the schema" } },
+      { name: "unset", in: "query", schema: { default: "left to the server" } },
+      { name: "page[size]", in: "query" },
+    ],
+    requestBody: {
+      content: {
+        "application/json": { examples: { first: { value: { a: 1 } }, origin: { value: { a: 2 } } } },
+      },
+    },
+    responses: {
+      "200": { $ref: "#/components/responses/Plans" },
+      "400": { content: { "application/json": { examples: { bad: { value: {} } } } } },
+    },
+  };
+  const planDoc = {
+    components: {
+      parameters: {
+        Institution: { name: "institution_id", in: "query", examples: { origin: { value: "inst_origin" } } },
+      },
+      responses: {
+        Plans: {
+          content: {
+            "application/json": {
+              examples: {
+                agl: {
+                  summary: "AGL",
+                  value: { plans: [], links: { next: "/plans?page%5Bsize%5D=2&page%5Bafter%5D=c" } },
+                },
+                origin: { $ref: "#/components/examples/Origin" },
+              },
+            },
+          },
+        },
+      },
+      examples: { Origin: { summary: "Origin, all", value: { plans: [] } } },
+    },
+  };
+
+  it("lists the 2xx response examples in order, references followed", () => {
+    expect(responseExamples(planDoc, plans)).toEqual([
+      {
+        name: "agl",
+        summary: "AGL",
+        value: { plans: [], links: { next: "/plans?page%5Bsize%5D=2&page%5Bafter%5D=c" } },
+      },
+      { name: "origin", summary: "Origin, all", value: { plans: [] } },
+    ]);
+  });
+
+  it("sends the first example's pair, leaves out the other alternative, takes the page size of its links", () => {
+    expect(exampleRequest(planDoc, {}, plans)).toEqual({
+      path: { id: "x1" },
+      query: { retailer_id: "agl", status: "active", q: "from the schema", "page[size]": 2 },
+      headers: { "X-Platform-Version": "v3" },
+      body: { a: 1 },
+    });
+  });
+
+  it("sends the alternative a named example pairs with, and its body", () => {
+    expect(exampleRequest(planDoc, {}, plans, "origin")).toEqual({
+      path: { id: "x2" },
+      query: { institution_id: "inst_origin", status: "all", q: "from the schema" },
+      headers: { "X-Platform-Version": "v3" },
+      body: { a: 2 },
+    });
+  });
+
+  it("refuses a name that is no 2xx response example", () => {
+    expect(() => exampleRequest(planDoc, {}, plans, "bad")).toThrow(/no 2xx response example bad/);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * Live examples: each operation's documented example request (its parameters' and body's
- * examples, with the ids and the team credentials the documents use) gets a 2xx from the sandbox's
- * default seed, and so does every address in the `links` of every 2xx response example (the
- * cursors in them must be ones the sandbox issues).
+ * Live examples: the documented request of each 2xx response example of each operation
+ * (`exampleRequest` of @cdas/spec/openapi: its parameters' and body's examples, with the ids and the
+ * team credentials the documents use; the request the reference's code samples show) gets a 2xx
+ * from the sandbox's default seed, and so does every address in the `links` of every 2xx response
+ * example (the cursors in them must be ones the sandbox issues).
  */
-import { deref } from "@cdas/spec/openapi";
+import { exampleRequest, responseExamples } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertDocumentedResponse,
@@ -25,62 +26,34 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The example of a parameter or media type: `example`, else the first of `examples`. */
-function exampleOf(bundle: Json, node: Json): unknown {
-  if (node.example !== undefined) return node.example;
-  const examples = node.examples as Json | undefined;
-  const first = examples && Object.values(examples)[0];
-  if (first !== undefined) return deref<{ value?: unknown }>(bundle, first).value;
-  const schema: Json | undefined = node.schema ? deref<Json>(bundle, node.schema) : undefined;
-  return schema?.example ?? (schema?.examples as unknown[] | undefined)?.[0];
-}
-
-/**
- * The documented alternatives that cannot be sent together: the plans read takes exactly one of
- * `retailer_id` and `institution_id` (its description says so), and both have an example.
- */
-const ALTERNATIVES: Record<string, string[][]> = { listEnergyPlans: [["retailer_id"], ["institution_id"]] };
-
 describe.each(VERSIONS)("%s: documented example requests", (version) => {
   const bundle = loadBundle(version);
   for (const op of operationsOf(version)) {
-    it(`${op.operationId} answers its example request with a 2xx`, async () => {
-      const parameters = ((op.operation.parameters as Json[] | undefined) ?? []).map((p) =>
-        deref<Json>(bundle, p),
-      );
-      let path = op.path;
-      const query: [string, string][] = [];
-      const headers: Record<string, string> = {};
-      for (const parameter of parameters) {
-        const value = exampleOf(bundle, parameter);
-        if (value === undefined) continue;
-        const name = parameter.name as string;
-        if (parameter.in === "path") path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-        else if (parameter.in === "query") query.push([name, String(value)]);
-        else if (parameter.in === "header") headers[name.toLowerCase()] = String(value);
-      }
-      expect(path).not.toContain("{");
-      let body: Json | undefined;
-      if (op.operation.requestBody) {
-        const requestBody = deref<Json>(bundle, op.operation.requestBody);
-        const media = Object.values(requestBody.content as Json)[0] as Json;
-        body = exampleOf(bundle, media) as Json;
-      }
-      const variants = ALTERNATIVES[op.operationId] ?? [[]];
-      for (const only of variants) {
-        const others = variants.flat().filter((name) => !only.includes(name));
-        const sent = query.filter(([name]) => !others.includes(name));
-        const search = sent.length > 0 ? `?${new URLSearchParams(sent).toString()}` : "";
+    const pathItem = (bundle.paths as Json)[op.path] as Json;
+    // One request per 2xx response example (`exampleRequest`, the request the reference's code
+    // samples show for its first), or the operation's one request when it shows none.
+    const names = responseExamples(bundle, op.operation).map((example) => example.name);
+    it(`${op.operationId} answers the request of each response example with a 2xx`, async () => {
+      for (const name of names.length > 0 ? names : [undefined]) {
+        const request = exampleRequest(bundle, pathItem, op.operation, name);
+        const path = op.path.replace(/\{([^}]+)\}/g, (_, n: string) =>
+          encodeURIComponent(String(request.path[n])),
+        );
+        expect(path).not.toContain("{");
+        const query = Object.entries(request.query).map(([n, value]): [string, string] => [n, String(value)]);
+        const search = query.length > 0 ? `?${new URLSearchParams(query).toString()}` : "";
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([n, value]) => [n.toLowerCase(), String(value)]),
+        );
         const response = await sandbox.call(op.method, `${path}${search}`, {
           version,
-          body,
+          body: request.body,
           headers,
           token: op.operationId === "createToken" ? null : undefined,
         });
-        expect(response.status, `${op.method} ${path}${search}: ${response.text.slice(0, 300)}`).toBeLessThan(
-          300,
-        );
-        expect(response.status).toBeGreaterThanOrEqual(200);
+        const what = `${name ?? "example"}: ${op.method} ${path}${search}`;
+        expect(response.status, `${what}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
+        expect(response.status, what).toBeGreaterThanOrEqual(200);
         assertDocumentedResponse(version, op.method, op.path, response);
       }
     });

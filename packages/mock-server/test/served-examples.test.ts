@@ -1,43 +1,33 @@
 /**
  * Served examples: a request copied from the reference returns the records its examples show, on the
- * page the example says. For every 2xx response example of every version, the operation's documented
- * example request is sent to the default seed (every page, following `links.next`), and each record
- * of the example (an object that carries the operation's record key, `RECORD_KEYS`, else `id`) must
- * appear in the answer with every field the example shows at the value it shows: objects are compared
- * as subsets, arrays element by element (by `id` where their elements have one, else by position,
- * with the same length).
+ * page the example says. For every 2xx response example of every version, the documented request it
+ * answers is sent to the default seed (every page, following `links.next`): `exampleRequest` of
+ * @cdas/spec/openapi, the same request the reference's code samples show (each parameter's example
+ * named like the response example, else its first; a parameter paired only with other response
+ * examples left out; the page size the example's links show). Each record of the example (an object
+ * that carries the operation's record key, `RECORD_KEYS`, else `id`) must appear in the answer with
+ * every field the example shows at the value it shows: objects are compared as subsets, arrays
+ * element by element (by `id` where their elements have one, else by position, with the same
+ * length).
  *
  * The records an example shows (their keys, in order) must also be where the example says they are,
  * the first of these that applies:
- * - named as a first page (`firstPage`): exactly the records of the first page served, in order, and
- *   the example's `links` are that page's; named as a last page (`lastPage`): the same for the page
- *   the walk ends on (the one without `links.next`);
- * - its summary says it is shortened ("... shortened here to two"): the first records served, as many
- *   as it shows, in order;
- * - not paged (named `unpaged`, or its summary says "without paging"): a first page, the whole list;
- *   its summary says "first page" or "last page": that page;
+ * - named as a first page (`firstPage`), or its summary says "first page": exactly the records of the
+ *   first page served, in order, and the example's `links` are that page's; named as a last page
+ *   (`lastPage`), or its summary says "last page": the same for the page the walk ends on (the one
+ *   without `links.next`);
+ * - not paged (named `unpaged`, or its summary says "without paging"): the start of the whole list;
  * - it shows `links` (a page in between): exactly the records of the page served with those links;
- * - otherwise: its records appear in the order they are served (not necessarily next to each other).
- * Where the operation has alternative requests, the example answers one of them.
+ * - otherwise: the first records served, in order.
  *
- * The documented example request is each parameter's example and the body's example; where a
- * parameter has an example named like the response example, that one is sent for it (the two form a
- * request and response pair: the home-loan products of both families and Origin's plans, which need
- * another request than the default one, have one). The page size has no parameter example: a paged
- * example gives it in its `links` (`page[size]` or `limit`), and the request is sent with it, as a
- * reader who follows the example would. Examples whose records carry no key (the token, the detailed
- * transactions' `{}` items, the common identity's `{}` items) are not records.
+ * A second test holds every list example to the start of its list, item by item (also items that
+ * carry no key): its items are the first ones of the page its links name, else of the first page.
+ * Examples whose records carry no key (the token, the detailed transactions' `{}` items, the common
+ * identity's `{}` items) are not records for the first test.
  */
-import { deref, examplePageSize } from "@cdas/spec/openapi";
+import { exampleRequest, responseExamples } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  loadBundle,
-  type Operation,
-  Sandbox,
-  type SuccessExample,
-  successExamples,
-  VERSIONS,
-} from "./helpers.js";
+import { loadBundle, type Operation, operationsOf, Sandbox, VERSIONS, type Version } from "./helpers.js";
 
 type Json = Record<string, unknown>;
 
@@ -83,24 +73,6 @@ const keyOf = (op: Operation): RecordKey => RECORD_KEYS[op.operationId] ?? field
  */
 const CREATES_RECORDS = (op: Operation) => op.method === "POST";
 
-/**
- * The documented alternatives that cannot be sent together: the plans read takes exactly one of
- * `retailer_id` and `institution_id` (its description says so), and both have an example.
- */
-const ALTERNATIVES: Record<string, string[][]> = { listEnergyPlans: [["retailer_id"], ["institution_id"]] };
-
-/** The example of a parameter or media type named `name`, else its `example`, else the first of `examples`. */
-function exampleOf(bundle: Json, node: Json, name: string): { value: unknown; paired: boolean } {
-  const examples = node.examples as Json | undefined;
-  if (examples?.[name] !== undefined)
-    return { value: deref<{ value?: unknown }>(bundle, examples[name]).value, paired: true };
-  if (node.example !== undefined) return { value: node.example, paired: false };
-  const first = examples && Object.values(examples)[0];
-  if (first !== undefined) return { value: deref<{ value?: unknown }>(bundle, first).value, paired: false };
-  const schema: Json | undefined = node.schema ? deref<Json>(bundle, node.schema) : undefined;
-  return { value: schema?.example ?? (schema?.examples as unknown[] | undefined)?.[0], paired: false };
-}
-
 interface Request {
   method: string;
   address: string;
@@ -109,50 +81,20 @@ interface Request {
 }
 
 /**
- * The documented request a response example answers (one per alternative where there are
- * alternatives), with the page size its links show.
+ * The documented request a response example answers: `exampleRequest` of @cdas/spec/openapi, the one
+ * the reference's code samples show, as an address.
  */
-function exampleRequests(
-  version: string,
-  op: Operation,
-  name: string,
-  paging: [string, string][],
-): Request[] {
+function requestOf(version: string, op: Operation, name: string | undefined): Request {
   const bundle = loadBundle(version);
-  let path = op.path;
-  const query: [string, string][] = [];
-  const paired = new Set<string>();
-  const headers: Record<string, string> = {};
-  for (const reference of (op.operation.parameters as Json[] | undefined) ?? []) {
-    const parameter = deref<Json>(bundle, reference);
-    const example = exampleOf(bundle, parameter, name);
-    if (example.value === undefined) continue;
-    const parameterName = parameter.name as string;
-    if (example.paired) paired.add(parameterName);
-    if (parameter.in === "path")
-      path = path.replace(`{${parameterName}}`, encodeURIComponent(String(example.value)));
-    else if (parameter.in === "query") query.push([parameterName, String(example.value)]);
-    else if (parameter.in === "header") headers[parameterName.toLowerCase()] = String(example.value);
-  }
-  for (const [parameterName, value] of paging) {
-    const index = query.findIndex(([n]) => n === parameterName);
-    if (index >= 0) query.splice(index, 1);
-    query.push([parameterName, value]);
-  }
-  let body: unknown;
-  if (op.operation.requestBody) {
-    const requestBody = deref<Json>(bundle, op.operation.requestBody);
-    body = exampleOf(bundle, Object.values(requestBody.content as Json)[0] as Json, name).value;
-  }
-  const alternatives = ALTERNATIVES[op.operationId] ?? [[]];
-  // A request paired with the example by name sends the alternative it names, and only that one.
-  const chosen = alternatives.filter((only) => only.some((n) => paired.has(n)));
-  return (chosen.length > 0 ? chosen : alternatives).map((only) => {
-    const others = alternatives.flat().filter((n) => !only.includes(n));
-    const sent = query.filter(([n]) => !others.includes(n));
-    const search = sent.length > 0 ? `?${new URLSearchParams(sent).toString()}` : "";
-    return { method: op.method, address: `${path}${search}`, headers, body };
-  });
+  const pathItem = (bundle.paths as Json)[op.path] as Json;
+  const request = exampleRequest(bundle, pathItem, op.operation, name);
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(String(request.path[n])));
+  const query = Object.entries(request.query).map(([n, value]): [string, string] => [n, String(value)]);
+  const search = query.length > 0 ? `?${new URLSearchParams(query).toString()}` : "";
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([n, value]) => [n.toLowerCase(), String(value)]),
+  );
+  return { method: op.method, address: `${path}${search}`, headers, body: request.body };
 }
 
 /** The top-most objects of a JSON value that are records (have a key), with their keys. */
@@ -207,54 +149,39 @@ afterAll(() => sandbox.close());
 interface ServedPage {
   records: Map<string, Json>;
   links: Json | undefined;
+  body: unknown;
 }
 
-/** Every page of each request (one list per request), following `links.next`. */
-async function servedPages(version: string, requests: Request[], key: RecordKey): Promise<ServedPage[][]> {
-  const answers: ServedPage[][] = [];
-  for (const request of requests) {
-    const pages: ServedPage[] = [];
-    let address: string | undefined = request.address;
-    for (let count = 0; address && count < 1000; count++) {
-      const response = await sandbox.call(request.method, address, {
-        version,
-        body: request.body,
-        headers: request.headers,
-      });
-      expect(response.status, `${address}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
-      const links = (response.body as { links?: Json } | undefined)?.links;
-      pages.push({ records: recordsOf(response.body, key), links });
-      address = links?.next as string | undefined;
-    }
-    answers.push(pages);
+/** Every page served for a request, following `links.next`, each with the answer's body. */
+async function servedPages(version: string, request: Request, key: RecordKey): Promise<ServedPage[]> {
+  const pages: ServedPage[] = [];
+  let address: string | undefined = request.address;
+  for (let count = 0; address && count < 1000; count++) {
+    const response = await sandbox.call(request.method, address, {
+      version,
+      body: request.body,
+      headers: request.headers,
+    });
+    expect(response.status, `${address}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
+    const links = (response.body as { links?: Json } | undefined)?.links;
+    pages.push({ records: recordsOf(response.body, key), links, body: response.body });
+    address = links?.next as string | undefined;
   }
-  return answers;
+  return pages;
 }
 
-/** Where an example says its records are in the list, by its name or its summary. */
-type Position = "first page" | "last page" | "shortened" | "anywhere";
+/** Where an example says its records are in the list, by its name, its summary or its links. */
+type Position = "first page" | "last page" | "page" | "start";
 
-function positionOf(name: string, summary: string): Position {
+function positionOf(name: string, summary: string, links: Json | undefined): Position {
   if (/first ?page/i.test(name)) return "first page";
   if (/last ?page/i.test(name)) return "last page";
-  if (/\bshortened\b/i.test(summary)) return "shortened";
-  // An answer that is not paged is one page, the whole list.
-  if (/unpaged/i.test(name) || /\bfirst page\b|without paging/i.test(summary)) return "first page";
+  // An answer that is not paged is one page, the whole list: the example shows its start.
+  if (/unpaged/i.test(name) || /without paging/i.test(summary)) return "start";
+  if (/\bfirst page\b/i.test(summary)) return "first page";
   if (/\blast page\b/i.test(summary)) return "last page";
-  return "anywhere";
-}
-
-/** The summary of a 2xx response example of an operation, by name. */
-function summaryOf(version: string, op: Operation, name: string): string {
-  const bundle = loadBundle(version);
-  for (const [status, response] of Object.entries(op.operation.responses as Json)) {
-    if (!status.startsWith("2")) continue;
-    for (const media of Object.values((deref<Json>(bundle, response).content ?? {}) as Json) as Json[]) {
-      const example = (media.examples as Json | undefined)?.[name];
-      if (example !== undefined) return String(deref<Json>(bundle, example).summary ?? "");
-    }
-  }
-  return "";
+  if (links && Object.keys(links).length > 0) return "page";
+  return "start";
 }
 
 /** Where to mend a difference, said under it. */
@@ -291,61 +218,126 @@ function misplaced(
       return samePage("first page", pages[0]);
     case "last page":
       return samePage("last page", pages.at(-1));
-    case "shortened":
+    case "page": {
+      const page = pages.find((p) => same(linksOf(links), linksOf(p.links)));
+      return page ? samePage("page", page) : [`page: no page served has the links ${JSON.stringify(links)}`];
+    }
+    case "start":
       return same(shown, all.slice(0, shown.length))
         ? []
-        : [`shortened: shows ${shown.join(", ")}; served first ${all.slice(0, shown.length).join(", ")}`];
-    case "anywhere": {
-      if (links && Object.keys(links).length > 0) {
-        const page = pages.find((p) => same(linksOf(links), linksOf(p.links)));
-        return page
-          ? samePage("page", page)
-          : [`page: no page served has the links ${JSON.stringify(links)}`];
-      }
-      const order = shown.filter((id) => all.includes(id));
-      const served = all.filter((id) => order.includes(id));
-      return same(order, served) ? [] : [`order: shows ${order.join(", ")}; served ${served.join(", ")}`];
-    }
+        : [`start: shows ${shown.join(", ")}; served first ${all.slice(0, shown.length).join(", ")}`];
   }
 }
 
-/** The 2xx response examples of a version that show records. */
-function recordExamples(version: string): (SuccessExample & { name: string; records: Map<string, Json> })[] {
-  return successExamples(version)
-    .map((example) => ({
-      ...example,
-      name: example.where.slice(example.op.operationId.length + 1),
-      records: recordsOf(example.value, keyOf(example.op)),
-    }))
-    .filter((example) => example.records.size > 0)
-    .filter(({ op }) => !CREATES_RECORDS(op));
+/** A 2xx response example of an operation, with where it is and its name and summary. */
+interface NamedExample {
+  op: Operation;
+  where: string;
+  name: string | undefined;
+  summary: string;
+  value: unknown;
+}
+
+/** Every 2xx response example of a version's operations, but those of a POST (`CREATES_RECORDS`). */
+function readExamples(version: Version): NamedExample[] {
+  const bundle = loadBundle(version);
+  return operationsOf(version)
+    .filter((op) => !CREATES_RECORDS(op))
+    .flatMap((op) =>
+      responseExamples(bundle, op.operation).map(({ name, summary, value }) => ({
+        op,
+        where: `${op.operationId} ${name ?? "example"}`,
+        name,
+        summary,
+        value,
+      })),
+    );
 }
 
 describe.each(VERSIONS)("%s: the records of the response examples are served as shown", (version) => {
-  const examples = recordExamples(version);
+  const examples = readExamples(version)
+    .map((example) => ({ ...example, records: recordsOf(example.value, keyOf(example.op)) }))
+    .filter((example) => example.records.size > 0);
   it("finds records in the examples", () => {
     expect(examples.length).toBeGreaterThan(10);
   });
-  for (const { op, where, name, value, records } of examples) {
-    const position = positionOf(name, summaryOf(version, op, name));
+  for (const { op, where, name, summary, value, records } of examples) {
+    const links = (value as { links?: Json } | undefined)?.links;
+    const position = positionOf(name ?? "", summary, links);
     it(`${where} (${position}): ${[...records.keys()].join(", ")}`, async () => {
-      const pageSize = examplePageSize(value);
-      const requests = exampleRequests(version, op, name, pageSize ? [pageSize] : []);
-      const answers = await servedPages(version, requests, keyOf(op));
+      const request = requestOf(version, op, name);
+      const pages = await servedPages(version, request, keyOf(op));
       const served = new Map<string, Json>();
-      for (const page of answers.flat())
+      for (const page of pages)
         for (const [id, record] of page.records) if (!served.has(id)) served.set(id, record);
       const found = [...records].flatMap(([id, shown]) => {
         const record = served.get(id);
-        if (!record) return [`${id}: not in the answer to ${requests.map((r) => r.address).join(" and ")}`];
+        if (!record) return [`${id}: not in the answer to ${request.address}`];
         return differences(shown, record, id);
       });
-      // The example answers one of the alternative requests: the one it is in place for.
+      found.push(...misplaced(position, [...records.keys()], links, pages));
+      expect(
+        found.length,
+        `${where}, sent ${request.address}, differs:\n${found.join("\n")}\n${MENDING}`,
+      ).toBe(0);
+    });
+  }
+});
+
+/**
+ * The list of a response body: the body itself (`x-cdas-pagination` items ""), the member its
+ * `items` names, or, where the operation declares no paging, the one array member of an envelope
+ * whose key the interface does not name (the detailed banking transactions). Undefined for a body
+ * that is no list.
+ */
+function listOf(op: Operation, body: unknown): unknown[] | undefined {
+  const items = (op.operation["x-cdas-pagination"] as { items?: string } | undefined)?.items;
+  if (items === "") return Array.isArray(body) ? body : undefined;
+  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+  if (items !== undefined) {
+    const list = (body as Json)[items];
+    return Array.isArray(list) ? list : undefined;
+  }
+  const arrays = Object.entries(body).filter(([key, value]) => key !== "links" && Array.isArray(value));
+  return arrays.length === 1 && Object.keys(body).every((key) => key === "links" || key === arrays[0]?.[0])
+    ? (arrays[0]?.[1] as unknown[])
+    : undefined;
+}
+
+/**
+ * Every list example shows the first items of the list served for its request, in order, item by
+ * item (each field it shows at the value it shows; items without a key too, such as the detailed
+ * transactions' `{}`): the first items of the page its links name, else of the first page. A list
+ * example is a selection of the data set as served, never records picked from further down.
+ */
+describe.each(VERSIONS)("%s: a list example shows the first items served", (version) => {
+  const examples = readExamples(version)
+    .map((example) => ({ ...example, list: listOf(example.op, example.value) }))
+    .filter((example) => example.list !== undefined && example.list.length > 0);
+  it("finds list examples", () => {
+    expect(examples.length).toBeGreaterThan(15);
+  });
+  for (const { op, where, name, value, list } of examples) {
+    it(`${where}: its ${list?.length} items are the first served`, async () => {
+      const request = requestOf(version, op, name);
+      const pages = await servedPages(version, request, keyOf(op));
       const links = (value as { links?: Json } | undefined)?.links;
-      const places = answers.map((pages) => misplaced(position, [...records.keys()], links, pages));
-      if (!places.some((lines) => lines.length === 0)) found.push(...places.flat());
-      const sent = requests.map((r) => r.address).join(" and ");
-      expect(found.length, `${where}, sent ${sent}, differs:\n${found.join("\n")}\n${MENDING}`).toBe(0);
+      const page = links === undefined ? pages[0] : pages.find((p) => same(linksOf(links), linksOf(p.links)));
+      expect(
+        page,
+        `${where}: no page served for ${request.address} has the links ${JSON.stringify(links)}`,
+      ).toBeDefined();
+      const served = listOf(op, page?.body) ?? [];
+      const shown = list ?? [];
+      const found = shown.flatMap((item, index) =>
+        index < served.length
+          ? differences(item, served[index], `items[${index}]`)
+          : [`items[${index}]: not served`],
+      );
+      expect(
+        found.length,
+        `${where}, sent ${request.address}, shows other items than the first ${shown.length} of ${served.length} served:\n${found.join("\n")}\n${MENDING}`,
+      ).toBe(0);
     });
   }
 });

@@ -1,7 +1,7 @@
 // Code samples of every operation, generated from a bundle (never written per operation): a curl line
 // that runs against the sandbox (`cdas-mock`) as shown, the call with @cdas/sdk, and the bare typed
 // client. They go into the copy of the bundle that Redoc renders (`x-codeSamples`), not into dist/vN.json.
-import { deref, examplePageSize, operationParameters } from "../../openapi/index.js";
+import { exampleRequest, responseExamples } from "../../openapi/index.js";
 import { listOperations } from "./openapi-walk.mjs";
 
 /**
@@ -18,61 +18,25 @@ export const SANDBOX = {
 
 const JSON_MEDIA = "application/json; charset=UTF-8";
 
-/** A parameter's example: the one named like the response example it pairs with, else its first. */
-function parameterExample(parameter, exampleName) {
-  const named = parameter.examples?.[exampleName]?.value;
-  if (named !== undefined) return named;
-  if (parameter.example !== undefined) return parameter.example;
-  const first = Object.values(parameter.examples ?? {})[0];
-  if (first?.value !== undefined) return first.value;
-  return parameter.schema?.default ?? parameter.schema?.enum?.[0];
-}
-
-/** The paging parameters: a sample sends them only as the example's links show them. */
+/** The paging parameters: the SDK sample's walk leaves them to the SDK. */
 const PAGING = new Set(["limit", "offset", "page[size]", "page[after]"]);
 
 /** The first 2xx response example the reference shows of an operation: its name and value. */
 export function firstResponseExample(doc, operation) {
-  for (const [status, reference] of Object.entries(operation.responses ?? {})) {
-    if (!/^2/.test(status)) continue;
-    for (const media of Object.values(deref(doc, reference)?.content ?? {})) {
-      const [name, example] = Object.entries(media.examples ?? {})[0] ?? [];
-      if (name !== undefined) return { name, value: deref(doc, example)?.value };
-    }
-  }
-  return { name: undefined, value: undefined };
+  const [first] = responseExamples(doc, operation);
+  return { name: first?.name, value: first?.value };
 }
 
 /**
  * The arguments a sample sends: the request that answers the first response example the reference
- * shows, so that the sample, run against the sandbox, serves what that example shows. That is every
- * required parameter and every filter with an example (a parameter's example named like the response
- * example is the one sent), and the page size the example's links show. When the operation requires
- * no query parameter (its filters are alternatives, one of them required in practice), only the
- * first filter with an example is sent. `client_id` is the sandbox's own.
+ * shows (`exampleRequest` of @cdas/spec/openapi, the one choice the sandbox's served-examples and
+ * live-examples tests send too), so that the sample, run against the sandbox, serves what that
+ * example shows. No header parameters: the only one is X-Platform-Version, which the curl line sends
+ * and the typed clients send themselves (their types do not offer it).
  */
 export function sampleArguments(doc, item, operation) {
-  const parameters = operationParameters(doc, item, operation);
-  const example = firstResponseExample(doc, operation);
-  const chosen = parameters.filter((p) => p.required && p.in !== "header");
-  const filters = parameters.filter(
-    (p) => p.in === "query" && !p.required && !PAGING.has(p.name) && (p.example ?? p.examples) !== undefined,
-  );
-  const anyRequired = parameters.some((p) => p.in === "query" && p.required);
-  chosen.push(...(anyRequired ? filters : filters.slice(0, 1)));
-  // No header parameters: the only one is X-Platform-Version, which the curl line sends and the typed
-  // clients send themselves (their types do not offer it).
-  const values = { path: {}, query: {} };
-  for (const p of chosen) {
-    values[p.in][p.name] = p.name === "client_id" ? SANDBOX.clientId : parameterExample(p, example.name);
-  }
-  const pageSize = examplePageSize(example.value);
-  if (pageSize && parameters.some((p) => p.in === "query" && p.name === pageSize[0]))
-    values.query[pageSize[0]] = Number(pageSize[1]);
-  const media = deref(doc, operation.requestBody)?.content?.[JSON_MEDIA];
-  const bodyExample = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-  const body = bodyExample === undefined ? undefined : deref(doc, bodyExample);
-  return { ...values, body };
+  const { path, query, body } = exampleRequest(doc, item, operation);
+  return { path, query, body };
 }
 
 /** A bearer is sent when the operation accepts one (the institutions list accepts it or none). */
