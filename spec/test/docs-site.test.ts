@@ -233,24 +233,38 @@ describe("docs build", () => {
   });
 });
 
-/** A GET with the path sent exactly as given (no URL normalisation). */
-function rawGet(base: string, rawPath: string): Promise<{ status: number; type: string; body: string }> {
+interface RawAnswer {
+  status: number;
+  /** The content type, `undefined` when the answer has none. */
+  type: string | undefined;
+  allow: string | undefined;
+  body: string;
+}
+
+/** A request with the path sent exactly as given (no URL normalisation); a GET by default. */
+function rawRequest(base: string, rawPath: string, method = "GET", body?: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: rawPath, method: "GET" }, (res) => {
-      let body = "";
+    const req = request({ host: hostname, port, path: rawPath, method }, (res) => {
+      let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => {
-        body += chunk;
+        text += chunk;
       });
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body }),
+        resolve({
+          status: res.statusCode ?? 0,
+          type: res.headers["content-type"],
+          allow: res.headers.allow,
+          body: text,
+        }),
       );
     });
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
+const rawGet = (base: string, rawPath: string) => rawRequest(base, rawPath);
 
 describe("docs server", () => {
   it("serves the site on loopback with content types, and nothing outside the site folder", async () => {
@@ -279,6 +293,47 @@ describe("docs server", () => {
       expect((await rawGet(server.url, "//")).status).toBe(400);
       expect((await rawGet(server.url, "/%E0")).status).toBe(400);
       expect((await rawGet(server.url, "/")).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers GET and HEAD only: any other method gets a 405 with Allow: GET, HEAD", async () => {
+    const server = await startStaticServer({ root: path.join(dist, "docs") });
+    try {
+      for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]) {
+        for (const at of ["/", "/v1.html", "/missing.html"]) {
+          // A body where the method takes one (Node's client frames no body of DELETE, OPTIONS, TRACE).
+          const body = ["POST", "PUT", "PATCH"].includes(method) ? "{}" : undefined;
+          const answer = await rawRequest(server.url, at, method, body);
+          expect(answer, `${method} ${at}`).toMatchObject({
+            status: 405,
+            allow: "GET, HEAD",
+            type: "text/plain; charset=utf-8",
+          });
+        }
+      }
+      const head = await rawRequest(server.url, "/v1.html", "HEAD");
+      expect(head).toMatchObject({ status: 200, type: "text/html; charset=utf-8", body: "" });
+      expect((await rawGet(server.url, "/")).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gives every refusal a content type, to a GET and a HEAD", async () => {
+    const server = await startStaticServer({ root: path.join(dist, "docs") });
+    try {
+      for (const [at, status] of [
+        ["/..%2fv1.json", 403],
+        ["/missing.html", 404],
+        ["//", 400],
+      ] as const) {
+        for (const method of ["GET", "HEAD"]) {
+          const answer = await rawRequest(server.url, at, method);
+          expect(answer, `${method} ${at}`).toMatchObject({ status, type: "text/plain; charset=utf-8" });
+        }
+      }
     } finally {
       await server.close();
     }

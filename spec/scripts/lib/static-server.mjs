@@ -16,26 +16,42 @@ const CONTENT_TYPES = {
   ".png": "image/png",
 };
 
-/** Serves the files under `root`; a folder serves its index.html. Paths outside `root` are refused. */
+const TEXT = "text/plain; charset=utf-8";
+/** The methods a static site answers; any other gets a 405 that names them. */
+const ALLOWED = ["GET", "HEAD"];
+
+/** A short plain-text answer (every answer carries a content type; a HEAD gets no body from Node). */
+function answer(response, status, text, headers = {}) {
+  response.writeHead(status, { "content-type": TEXT, ...headers }).end(text);
+}
+
+/**
+ * Serves the files under `root` to GET and HEAD; a folder serves its index.html. Paths outside `root`
+ * are refused (403), other methods get a 405 with `Allow: GET, HEAD`.
+ */
 export function createStaticServer(root) {
   const base = path.resolve(root);
   return createServer((request, response) => {
+    if (!ALLOWED.includes(request.method ?? "")) {
+      answer(response, 405, "Method not allowed", { allow: ALLOWED.join(", ") });
+      return;
+    }
     let file;
     try {
       const { pathname } = new URL(request.url ?? "/", "http://localhost");
       file = path.resolve(base, `.${decodeURIComponent(pathname)}`);
     } catch {
       // An address URL cannot read (`//`) or a path that is not UTF-8 once decoded (`/%E0`).
-      response.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad request");
+      answer(response, 400, "Bad request");
       return;
     }
     if (file !== base && !file.startsWith(`${base}${path.sep}`)) {
-      response.writeHead(403).end("Forbidden");
+      answer(response, 403, "Forbidden");
       return;
     }
     if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
     if (!existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
+      answer(response, 404, "Not found");
       return;
     }
     const type = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
