@@ -114,13 +114,21 @@ describe("docs build", () => {
     );
   });
 
-  it("counts a guide's groups of operations on the index as the guide itself does", () => {
-    const said = /in (\d+) groups of operations/.exec(read("changes", "v1-to-v2.guide.md"));
-    const row = /href="changes\/v1-to-v2\.guide\.html">v1 → v2<\/a><\/td><td>(\d+)<\/td>/.exec(
-      read("docs", "index.html"),
-    );
+  it("counts a guide's operations on the index as the guide itself does, and says what each count counts", () => {
+    const guide = read("changes", "v1-to-v2.guide.md");
+    const index = read("docs", "index.html");
+    const said = /in (\d+) operations? with changes to make \(a section for each/.exec(guide);
+    const row = /href="changes\/v1-to-v2\.guide\.html">v1 → v2<\/a><\/td><td>(\d+)<\/td>/.exec(index);
     expect(said?.[1]).toEqual(expect.stringMatching(/^\d+$/));
     expect(row?.[1]).toBe(said?.[1]);
+    expect(index).toContain("<th>Operations with changes to make</th>");
+    // The card counts the report's operations (any difference, annotations too), and says so.
+    const card = /<\/a> in (\d+) operations? whose documents differ\.<\/p>/.exec(index);
+    expect(card?.[1]).toBe(
+      String(Object.keys(JSON.parse(read("changes", "v1-to-v2.json")).operations).length),
+    );
+    // No count of "groups", which neither page defined.
+    expect(`${guide}${index}`).not.toMatch(/groups? of operations/i);
   });
 
   it("marks every page as generated in its first line", () => {

@@ -1,8 +1,8 @@
 // Pages of the docs site that are ours (the references are Redoc's): the index, the navigation bar
 // injected into each reference, and the offline fix-ups of Redoc's output.
 
-import { operationGroups } from "./guide-format.mjs";
-import { DIFFERENCES_COUNTED, migrationSize } from "./migration-guide.mjs";
+import { guideOperations } from "./guide-format.mjs";
+import { counted, DIFFERENCES_COUNTED, migrationSize } from "./migration-guide.mjs";
 import { listOperations } from "./openapi-walk.mjs";
 import {
   escapeHtml,
@@ -89,7 +89,7 @@ export function renderIndex({ versions, documents, reports, guides }) {
       const name = previous && pairName(previous, version);
       const report = previous ? reports[name] : undefined;
       const changeLine = report
-        ? `<p>Compared with ${previous}: <a class="badges" href="changes/${name}.html">${countsSpans(report.counts)}</a> in ${Object.keys(report.operations).length} operations.</p>
+        ? `<p>Compared with ${previous}: <a class="badges" href="changes/${name}.html">${countsSpans(report.counts)}</a> in ${counted(Object.keys(report.operations).length, "operation")} whose documents differ.</p>
 <p class="size"><a href="changes/${name}.guide.html">Migration guide</a>: ${inlineCode(migrationSize(guides[name]).text)}.</p>`
         : "<p>The first version.</p>";
       const latest = version === versions.at(-1) ? ' <span class="badge latest">latest</span>' : "";
@@ -134,8 +134,8 @@ ${changeLine}
   const guideRows = versionPairs(versions)
     .map(([from, to]) => {
       const name = pairName(from, to);
-      const groups = operationGroups(guides[name]).length;
-      return `<tr><td><a href="changes/${name}.guide.html">${from} → ${to}</a></td><td>${groups}</td><td>${migrationSize(guides[name]).toMake}</td>
+      const operations = guideOperations(guides[name]).length;
+      return `<tr><td><a href="changes/${name}.guide.html">${from} → ${to}</a></td><td>${operations}</td><td>${migrationSize(guides[name]).toMake}</td>
 <td><a href="changes/${name}.guide.md">Markdown</a></td></tr>`;
     })
     .join("\n");
@@ -158,7 +158,7 @@ change said once. Breaking differences: what the report lists, where ${inlineCod
 <tbody>${reportRows}</tbody></table>
 <h2 id="guides">Migration guides</h2>
 <p class="muted">What to change in your code, grouped by operation, each change said once.</p>
-<table data-testid="guides"><thead><tr><th>Versions</th><th>Groups of operations</th><th>Breaking changes to make</th><th>Download</th></tr></thead>
+<table data-testid="guides"><thead><tr><th>Versions</th><th>Operations with changes to make</th><th>Breaking changes to make</th><th>Download</th></tr></thead>
 <tbody>${guideRows}</tbody></table>
 <h2 id="differences">What each version changes, per operation</h2>
 <p class="muted">Compared with the version before it; a link opens the operation's changes.</p>

@@ -25,17 +25,30 @@ function sectionTitle(section, code) {
     : section.operations.map(code).join(", ");
 }
 
-/** The sections of a guide that name their operations (not the one for every operation): its "groups of operations". */
-export function operationGroups(guide) {
-  return guide.sections.filter((section) => section.operations[0] !== "every operation");
+const isEveryOperation = (section) => section.operations[0] === "every operation";
+
+/**
+ * The operations a guide's entries concern, each once (those of the section for every operation
+ * aside): its "operations with changes to make", counted so by the guide and the index alike. A
+ * section is one of them or a set of them; an operation whose documents differ only in annotations
+ * has no entry, so the change report may count more operations.
+ */
+export function guideOperations(guide) {
+  return [...new Set(guide.sections.filter((s) => !isEveryOperation(s)).flatMap((s) => s.operations))];
+}
+
+/** How many operations a guide's entries concern, said with what it counts (guide and index alike). */
+function operationsToChange(guide) {
+  return `${counted(guideOperations(guide).length, "operation")} with changes to make`;
 }
 
 function introLines(guide) {
   const between = `From **${guide.from.title ?? guide.from.label}** to **${guide.to.title ?? guide.to.label}**`;
   if (guide.sections.length === 0 && guide.folded.length === 0)
     return [`${between}: nothing to change; the two documents do not differ.`];
+  const every = guide.sections.some(isEveryOperation) ? ", besides the section for every operation" : "";
   return [
-    `${between}, in ${counted(operationGroups(guide).length, "group")} of operations: ${migrationSize(guide).text}.`,
+    `${between}, in ${operationsToChange(guide)} (a section for each, or for the set of them a change concerns)${every}: ${migrationSize(guide).text}.`,
     "Each entry says a change once, under the operations it concerns; the diff blocks show the code to change with `@cdas/sdk`",
     `(\`sdk.client\` is the typed client of the version, the same calls as \`@cdas/client-${guide.to.label}\`).`,
   ];
