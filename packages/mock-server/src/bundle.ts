@@ -17,6 +17,7 @@ import {
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { type ResponseShape, responseShape } from "./data/shapes.js";
+import type { InputEcho } from "./errors.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -386,11 +387,13 @@ const FORMAT_SPELLINGS: Readonly<Record<string, string>> = {
 /**
  * A readable sentence naming the field an Ajv error is about. Fields are named one way: by their path
  * from the top of their location (`body field redirect_uri`, `body field a.b`, `parameter limit`);
- * a body that is not of the schema's type at all is "the body", not a field.
+ * a body that is not of the schema's type at all is "the body", not a field. The path, which names
+ * members the client chose, is repeated as `echo` says.
  */
 export function describeValidationError(
   error: ErrorObject,
   location: "query" | "path" | "header" | "body",
+  echo: InputEcho,
 ): { message: string; name: string } {
   const segments = pointerTokens(error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -400,7 +403,9 @@ export function describeValidationError(
   if (error.keyword === "additionalProperties") segments.push(String(params.additionalProperty));
   const where = location === "body" ? "body field" : location === "header" ? "header" : "parameter";
   const subject =
-    location === "body" && segments.length === 0 ? "the body" : `${where} ${segments.join(".") || location}`;
+    location === "body" && segments.length === 0
+      ? "the body"
+      : `${where} ${segments.length > 0 ? echo.text(segments.join(".")) : location}`;
   switch (error.keyword) {
     case "required":
       return { message: `${subject} is required`, name: "bad_request" };

@@ -1,7 +1,7 @@
 /** The checks of one request: its credentials, then (once the operation is known) parameters, then the body. */
 import type { IncomingHttpHeaders } from "node:http";
 import { describeValidationError, type OperationInfo } from "./bundle.js";
-import { ApiError } from "./errors.js";
+import { ApiError, type InputEcho } from "./errors.js";
 import { type HandlerContext, type HandlerResult, handlers, type SandboxState } from "./handlers.js";
 import type { TokenStore } from "./tokens.js";
 
@@ -17,7 +17,7 @@ interface CheckedRequest {
   query: Record<string, unknown>;
   headers: IncomingHttpHeaders;
   /** Text of the body; undefined without one. */
-  body: string | null | undefined;
+  body: string | undefined;
 }
 
 /**
@@ -30,9 +30,10 @@ export function runOperation(
   scopes: ReadonlySet<string>,
   state: SandboxState,
 ): HandlerResult {
-  const { query, params } = checkParameters(op, request);
-  const body = op.hasBody ? parseBody(op, request) : undefined;
-  const asked = askedFailure(op, request.headers.prefer);
+  const { echo } = state;
+  const { query, params } = checkParameters(op, request, echo);
+  const body = op.hasBody ? parseBody(op, request, echo) : undefined;
+  const asked = askedFailure(op, request.headers.prefer, echo);
   if (asked !== undefined)
     throw new ApiError(asked, `the failure asked for with Prefer: code=${asked}`, failureName(asked));
   const handler = handlers[op.operationId];
@@ -72,12 +73,13 @@ export function checkCredentials(
 function checkParameters(
   op: OperationInfo,
   request: CheckedRequest,
+  echo: InputEcho,
 ): { query: Record<string, unknown>; params: Record<string, unknown> } {
   const rawQuery = request.query;
   for (const name in rawQuery) {
     const value = rawQuery[name];
     if (Array.isArray(value))
-      throw new ApiError(400, `parameter ${name} is repeated; give it once`, "bad_request");
+      throw new ApiError(400, `parameter ${echo.text(name)} is repeated; give it once`, "bad_request");
     if (value === "" && op.requiredQuery.has(name))
       throw new ApiError(400, `parameter ${name} must not be empty`, "bad_request");
   }
@@ -85,24 +87,25 @@ function checkParameters(
     const value = rawQuery[name];
     if (typeof value === "string" && !(type === "integer" ? INTEGER_TEXT : NUMBER_TEXT).test(value)) {
       const plain = type === "integer" ? "whole number such as 25" : "decimal such as 12.5 or -0.01";
-      const message = `parameter ${name} must be of type ${type}, written as a plain ${plain} (got ${JSON.stringify(value)})`;
+      const message = `parameter ${name} must be of type ${type}, written as a plain ${plain} (got ${echo.quoted(value)})`;
       throw new ApiError(400, message, "invalid_field_type");
     }
   }
   const query: Record<string, unknown> = { ...rawQuery };
-  if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query");
+  if (!op.validateQuery(query)) throw validationError(op.validateQuery.errors![0]!, "query", echo);
   const params: Record<string, unknown> = { ...request.params };
-  if (op.validatePath && !op.validatePath(params)) throw validationError(op.validatePath.errors![0]!, "path");
+  if (op.validatePath && !op.validatePath(params))
+    throw validationError(op.validatePath.errors![0]!, "path", echo);
   if (op.validateHeaders && !op.validateHeaders({ ...request.headers }))
-    throw validationError(op.validateHeaders.errors![0]!, "header");
+    throw validationError(op.validateHeaders.errors![0]!, "header", echo);
   for (const [name, value] of op.defaults)
     if (query[name] === undefined && name in query === false) query[name] = value;
   return { query, params };
 }
 
 /** The JSON body, validated against the bundle; undefined when there is none and none is required. */
-function parseBody(op: OperationInfo, request: CheckedRequest): unknown {
-  const raw = request.body ?? undefined;
+function parseBody(op: OperationInfo, request: CheckedRequest, echo: InputEcho): unknown {
+  const raw = request.body;
   if (raw === undefined || raw.length === 0) {
     if (op.bodyRequired) throw new ApiError(400, "request body is required (JSON)", "bad_request");
     return undefined;
@@ -116,11 +119,12 @@ function parseBody(op: OperationInfo, request: CheckedRequest): unknown {
   } catch {
     throw new ApiError(400, "request body is not valid JSON", "bad_request");
   }
-  if (op.validateBody && !op.validateBody(body)) throw validationError(op.validateBody.errors![0]!, "body");
+  if (op.validateBody && !op.validateBody(body))
+    throw validationError(op.validateBody.errors![0]!, "body", echo);
   if (op.bodyProperties && body && typeof body === "object" && !Array.isArray(body)) {
     const unknown = Object.keys(body).find((key) => !op.bodyProperties!.has(key));
     if (unknown !== undefined)
-      throw new ApiError(400, `body field ${unknown} is not allowed here`, "bad_request");
+      throw new ApiError(400, `body field ${echo.text(unknown)} is not allowed here`, "bad_request");
   }
   return body;
 }
@@ -128,8 +132,9 @@ function parseBody(op: OperationInfo, request: CheckedRequest): unknown {
 function validationError(
   error: Parameters<typeof describeValidationError>[0],
   location: "query" | "path" | "header" | "body",
+  echo: InputEcho,
 ): ApiError {
-  const described = describeValidationError(error, location);
+  const described = describeValidationError(error, location, echo);
   return new ApiError(400, described.message, described.name);
 }
 
@@ -138,14 +143,18 @@ function validationError(
 const PREFER_CODE = /(?:^|[\s,;])code\s*=\s*"?([^",;\s]*)"?/i;
 
 /** The error status `Prefer: code=` asks for, when the operation documents it (exactly or as `NXX`). */
-function askedFailure(op: OperationInfo, prefer: string | string[] | undefined): number | undefined {
+function askedFailure(
+  op: OperationInfo,
+  prefer: string | string[] | undefined,
+  echo: InputEcho,
+): number | undefined {
   const asked = prefer === undefined ? undefined : PREFER_CODE.exec(String(prefer))?.[1];
   if (asked === undefined) return undefined;
   const documented = [...op.errors.keys()].filter((status) => /^[45]/.test(status));
   const status = Number(asked);
   if (/^[45]\d\d$/.test(asked) && (op.errors.has(asked) || op.errors.has(`${asked[0]}XX`))) return status;
   if (/^2\d\d$/.test(asked)) return undefined;
-  const message = `header Prefer asks for code=${JSON.stringify(asked)}, which ${op.method.toUpperCase()} ${op.path} does not document; it documents ${documented.join(", ")} (and its success)`;
+  const message = `header Prefer asks for code=${echo.quoted(asked)}, which ${op.method.toUpperCase()} ${op.path} does not document; it documents ${documented.join(", ")} (and its success)`;
   throw new ApiError(400, message, "bad_request");
 }
 

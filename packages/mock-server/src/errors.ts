@@ -41,14 +41,61 @@ export function documentedError(
   return { status: outside ? status : 400, info: badRequest };
 }
 
-/** Longest piece of request input (a path) an error message repeats. */
+/** Longest piece of request input an error message repeats. */
 const ECHO_LIMIT = 100;
+/** Longest value repeated of a header that may carry a credential sent in the wrong place. */
+const SHORT_ECHO_LIMIT = 16;
+// The form of the tokens the sandbox issues (tokens.ts): a bearer credential wherever it is sent.
+const ISSUED_TOKEN = /cdas_[A-Za-z0-9_-]{32}/g;
+const REDACTED = "[redacted]";
 
-/** Request input as an error message repeats it: whole when short, else its start and its length. */
-export function echoed(text: string): string {
-  return text.length <= ECHO_LIMIT
-    ? text
-    : `${text.slice(0, ECHO_LIMIT)}… (cut; ${text.length} characters in all)`;
+/**
+ * How error messages repeat request input (a path, a parameter's name or value, a body member's
+ * name, a header value), decided here only. The clients' secrets, as sent or percent-encoded, and
+ * anything of the form of an issued token become `[redacted]`, before the cut, so that no part of
+ * them shows; then the input is repeated whole up to 100 characters, else its start and its length.
+ */
+export class InputEcho {
+  private readonly secrets: readonly string[];
+
+  constructor(secrets: readonly string[]) {
+    const forms = secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]);
+    // Longest first, so that a secret containing another is redacted whole.
+    this.secrets = [...new Set(forms)].filter((form) => form !== "").sort((a, b) => b.length - a.length);
+  }
+
+  /** The input as a message repeats it, unquoted (a path, a name). */
+  text(input: string): string {
+    const shown = this.redacted(input);
+    return shown.length <= ECHO_LIMIT ? shown : `${shown.slice(0, ECHO_LIMIT)}${cutNote(input)}`;
+  }
+
+  /** The input as a JSON string (a value), the note of a cut after the quotes. */
+  quoted(input: string): string {
+    const shown = this.redacted(input);
+    return shown.length <= ECHO_LIMIT
+      ? JSON.stringify(shown)
+      : `${JSON.stringify(shown.slice(0, ECHO_LIMIT))}${cutNote(input)}`;
+  }
+
+  /**
+   * A header value that may be a credential sent in the wrong header: quoted when short, else only
+   * its length (no part of it).
+   */
+  quotedIfShort(input: string): string {
+    if (input.length > SHORT_ECHO_LIMIT) return `a value of ${input.length} characters`;
+    return JSON.stringify(this.redacted(input));
+  }
+
+  private redacted(input: string): string {
+    let shown = input.includes("cdas_") ? input.replace(ISSUED_TOKEN, REDACTED) : input;
+    for (const secret of this.secrets) if (shown.includes(secret)) shown = shown.replaceAll(secret, REDACTED);
+    return shown;
+  }
+}
+
+function cutNote(input: string): string {
+  return `… (cut; ${input.length} characters in all)`;
 }
 
 export function errorBody(

@@ -1,6 +1,8 @@
 /**
  * A map whose entries expire: lookups are exact (an expired entry is never returned), while dropping
  * expired entries is amortised, so that issuing tokens and sessions costs the same however many exist.
+ * It holds at most `maxEntries`: past it, an insert drops the oldest entry, so that a client issuing
+ * tokens or sessions in a loop cannot run the sandbox out of memory.
  */
 
 /** Below this size a store is never swept: too small for the work to matter. */
@@ -13,7 +15,12 @@ export class ExpiringMap<V> {
   /** Entries looked at by sweeps so far (what an insert costs, for tests; no timing involved). */
   sweptEntries = 0;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly maxEntries: number,
+  ) {
+    if (!(maxEntries >= 1)) throw new RangeError("an expiring map holds at least one entry");
+  }
 
   get size(): number {
     return this.entries.size;
@@ -38,6 +45,10 @@ export class ExpiringMap<V> {
    */
   set(key: string, value: V, expiresAtMs: number): void {
     if (this.entries.size >= Math.max(MIN_SWEEP_SIZE, 2 * this.sizeAfterSweep)) this.sweep();
+    // A Map iterates in insertion order: its first key is the oldest, expired or not (tokens and
+    // sessions each have one lifetime, so the oldest is also the first to expire).
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key))
+      this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, expiresAtMs });
   }
 

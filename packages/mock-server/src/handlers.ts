@@ -9,7 +9,7 @@ import { DOCUMENTED_PERSON } from "./data/ids.js";
 import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./data/model.js";
 import * as views from "./data/views.js";
 import { addDays } from "./dates.js";
-import { ApiError } from "./errors.js";
+import { ApiError, InputEcho } from "./errors.js";
 import { ExpiringMap } from "./expiring.js";
 import type { TokenStore } from "./tokens.js";
 
@@ -57,10 +57,15 @@ export class SandboxState {
   readonly productsById: Map<string, BankingProduct>;
   readonly endUsersById: Map<string, EndUser>;
   readonly transactionsByUser: Map<string, Transaction[]>;
-  /** Auth sessions by `session_id`, expiring at their `expires_at`. */
+  /**
+   * Created auth sessions by `session_id`, expiring at their `expires_at`; past `maxAuthSessions`,
+   * creating one drops the oldest. The documented session is kept apart, so it is never dropped.
+   */
   readonly sessions: ExpiringMap<AuthSessionRecord>;
   /** Results of transaction filters, by filter (the data never changes, so they stay valid). */
   readonly filteredTransactions = new Map<string, Transaction[]>();
+  /** How error messages repeat request input (never the clients' secrets). */
+  readonly echo: InputEcho;
 
   constructor(
     readonly data: DataSet,
@@ -69,12 +74,13 @@ export class SandboxState {
     readonly forms: ResponseForms,
     readonly tokens: TokenStore,
     readonly now: () => number,
+    maxAuthSessions: number,
   ) {
     this.accountsById = new Map(data.accounts.map((a) => [a.id, a]));
     this.productsById = new Map(data.products.map((p) => [p.id, p]));
     this.endUsersById = new Map(data.endUsers.map((u) => [u.id, u]));
-    this.sessions = new ExpiringMap(now);
-    this.addSession({ ...DOCUMENTED_SESSION });
+    this.sessions = new ExpiringMap(now, maxAuthSessions);
+    this.echo = new InputEcho(tokens.secrets);
     this.transactionsByUser = new Map();
     for (const transaction of data.transactions) {
       const list = this.transactionsByUser.get(transaction.endUserId) ?? [];
@@ -85,6 +91,12 @@ export class SandboxState {
 
   addSession(session: AuthSessionRecord): void {
     this.sessions.set(session.sessionId, session, session.expiresAt * 1000);
+  }
+
+  /** The auth session of a `session_id` and whether it has expired (the documented one never does). */
+  findSession(sessionId: string): { value: AuthSessionRecord; expired: boolean } | undefined {
+    if (sessionId === DOCUMENTED_SESSION.sessionId) return { value: DOCUMENTED_SESSION, expired: false };
+    return this.sessions.lookup(sessionId);
   }
 }
 
@@ -217,7 +229,7 @@ export const handlers: Record<string, Handler> = {
     if (query.institution_mode === "recommended") institutions = institutions.filter((i) => i.recommended);
     const sessId = text(query.sess_id);
     if (sessId !== undefined) {
-      const found = state.sessions.lookup(sessId);
+      const found = state.findSession(sessId);
       if (!found) throw new ApiError(400, "parameter sess_id names no auth session", "bad_request");
       if (found.expired)
         throw new ApiError(400, "parameter sess_id names an auth session that has expired", "bad_request");

@@ -5,6 +5,7 @@ export {
   type MockServer,
   type MockServerOptions,
   type RequestLogEntry,
+  type SandboxLimits,
   type SandboxSdkOptions,
   SUPPORTED_VERSIONS,
   startMockServer,

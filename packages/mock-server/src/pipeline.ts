@@ -8,17 +8,19 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener } from "node
 import { parse as parseQuery } from "fast-querystring";
 import { VERSION_HEADER, type VersionBundle } from "./bundle.js";
 import { checkCredentials, runOperation } from "./checks.js";
-import { ApiError, echoed } from "./errors.js";
+import { ApiError } from "./errors.js";
 import type { SandboxState } from "./handlers.js";
 import { errorReply, type Reply, resultReply } from "./replies.js";
 import type { Routes } from "./routes.js";
-import { type ErrorAnswer, hasBody, readBody, writeResponse } from "./transport.js";
+import { type Answer, type BodyReader, type ErrorAnswer, hasBody, writeResponse } from "./transport.js";
 
 export interface Pipeline {
   routes: Routes;
   bundles: Map<string, VersionBundle>;
   defaultVersion: string;
   state: SandboxState;
+  /** Reads request bodies within the server's budget of bytes held at once. */
+  bodies: BodyReader;
 }
 
 /** Method, path (never the query or body), status and version of an answered request. */
@@ -41,8 +43,10 @@ interface RequestParts {
   params: Record<string, string>;
   query: Record<string, unknown>;
   headers: IncomingHttpHeaders;
-  /** Text of the body; undefined without one, null when it was over the size limit. */
-  body: string | undefined | null;
+  /** Text of the body; undefined without one. */
+  body: string | undefined;
+  /** Why the body was not read (too large, or over the server's budget): the answer, at the body's step. */
+  bodyRefusal?: ApiError;
 }
 
 // Absolute-form request targets (`GET https://host/path`) are answered like their path.
@@ -59,37 +63,72 @@ export function requestListener(
   onResponse?: (entry: RequestLogEntry) => void,
 ): RequestListener {
   return (request, response) => {
-    const started = onResponse ? performance.now() : 0;
-    const method = request.method ?? "GET";
-    const url = originForm(request.url);
-    const queryStart = url.indexOf("?");
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
-    const respond = (reply: Reply) => {
+    const write = (reply: Reply) =>
       writeResponse(response, reply.status, reply.mediaType, reply.body, reply.headers);
-      if (!onResponse) return;
-      const { status, version } = reply;
-      onResponse({ method, path, status, version, milliseconds: performance.now() - started });
-    };
-
-    let parts: RequestParts;
-    try {
-      parts = matchRequest(pipeline, request, method, path, url, queryStart);
-    } catch (error) {
-      respond(errorOnPath(pipeline, method, path, request.headers, error));
-      return;
-    }
-    if (!hasBody(request)) {
-      respond(handleRequest(pipeline, parts));
-      return;
-    }
-    readBody(request)
-      .then((body) => {
-        parts.body = body;
-        respond(handleRequest(pipeline, parts));
-      })
-      // handleRequest turns every failure into a reply; this only guards the write to a socket gone bad.
-      .catch(() => response.destroy());
+    serve(pipeline, request, hasBody(request), write, onResponse);
   };
+}
+
+/**
+ * The listener of CONNECT requests, which Node hands over without a response: answered as a request
+ * of that method without a body (the sandbox is no proxy: a 404 for an address, a 405 on a path).
+ */
+export function connectListener(
+  pipeline: Pipeline,
+  onResponse?: (entry: RequestLogEntry) => void,
+): (request: IncomingMessage, answer: (reply: Answer) => void) => void {
+  return (request, answer) => serve(pipeline, request, false, answer, onResponse);
+}
+
+/** Routes a request, reads its body when `readsBody`, runs the pipeline, and hands the reply to `write`. */
+function serve(
+  pipeline: Pipeline,
+  request: IncomingMessage,
+  readsBody: boolean,
+  write: (reply: Reply) => void,
+  onResponse: ((entry: RequestLogEntry) => void) | undefined,
+): void {
+  const started = onResponse ? performance.now() : 0;
+  const method = request.method ?? "GET";
+  const url = originForm(request.url);
+  const queryStart = url.indexOf("?");
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const respond = (reply: Reply) => {
+    write(reply);
+    if (!onResponse) return;
+    const { status, version } = reply;
+    onResponse({ method, path, status, version, milliseconds: performance.now() - started });
+  };
+
+  let parts: RequestParts;
+  try {
+    parts = matchRequest(pipeline, request, method, path, url, queryStart);
+  } catch (error) {
+    respond(errorOnPath(pipeline, method, path, request.headers, error));
+    return;
+  }
+  if (!readsBody) {
+    respond(handleRequest(pipeline, parts));
+    return;
+  }
+  pipeline.bodies
+    .read(request)
+    .then((read) => {
+      if ("text" in read) parts.body = read.text;
+      else parts.bodyRefusal = bodyRefusal(read.refused, pipeline.bodies.budgetBytes);
+      respond(handleRequest(pipeline, parts));
+    })
+    // handleRequest turns every failure into a reply; this only guards the write to a socket gone bad.
+    .catch(() => request.socket.destroy());
+}
+
+/** The answer to a body not read: over 1 MiB (a 400), or over what is left of the server's budget (a 503). */
+function bodyRefusal(refused: "too-large" | "over-budget", budgetBytes: number): ApiError {
+  if (refused === "too-large")
+    return new ApiError(400, "request body is too large", "bad_request", { connection: "close" });
+  const message = `the sandbox is receiving all the request bodies it holds at once (${budgetBytes} bytes); retry shortly`;
+  const headers = { "retry-after": "1", connection: "close" };
+  return new ApiError(503, message, "service_unavailable", headers, true);
 }
 
 /** The request's parts once its Host is checked and its path routed; throws an error of the HTTP layer otherwise. */
@@ -111,7 +150,10 @@ function matchRequest(
       true,
     );
   const route = pipeline.routes.match(path);
-  if (!route) throw new ApiError(404, `no operation at ${method} ${echoed(path)}`, "not_found", {}, true);
+  if (!route) {
+    const message = `no operation at ${method} ${pipeline.state.echo.text(path)}`;
+    throw new ApiError(404, message, "not_found", {}, true);
+  }
   return {
     method,
     path,
@@ -131,12 +173,16 @@ function matchRequest(
  */
 function handleRequest(pipeline: Pipeline, request: RequestParts): Reply {
   const { method, template, headers } = request;
-  const version = chooseVersion(headers, pipeline.bundles, pipeline.defaultVersion);
+  const version = chooseVersion(headers, pipeline);
   const { byMethod, op, onPath } = operationsAt(pipeline, version.version, template, method);
   let reply: Reply;
   try {
-    if (request.body === null)
-      throw new ApiError(400, "request body is too large", "bad_request", { connection: "close" });
+    if (request.bodyRefusal) throw request.bodyRefusal;
+    const expectation = unmetExpectation(headers);
+    if (expectation !== undefined) {
+      const message = `header Expect asks for ${pipeline.state.echo.quoted(expectation)}, which the sandbox cannot meet; it meets only 100-continue`;
+      throw new ApiError(417, message, "expectation_failed", {}, true);
+    }
     if (!onPath) {
       // Only with bundles whose versions have different paths: this one is in another version only.
       const message = `no operation at ${method} ${template} in ${version.version}`;
@@ -178,7 +224,7 @@ function errorOnPath(
 ): Reply {
   const template = pipeline.routes.nearest(path);
   if (template === undefined) return errorReply(undefined, error);
-  const { version } = chooseVersion(headers, pipeline.bundles, pipeline.defaultVersion);
+  const { version } = chooseVersion(headers, pipeline);
   return errorReply(operationsAt(pipeline, version, template, method).onPath, error);
 }
 
@@ -211,15 +257,12 @@ export function httpLayerError(
 /** The version a request names, else the default (with the error of a header naming none). */
 function chooseVersion(
   headers: IncomingHttpHeaders,
-  bundles: Map<string, VersionBundle>,
-  defaultVersion: string,
+  { bundles, defaultVersion, state: { echo } }: Pipeline,
 ): { version: string; defaulted?: boolean; error?: ApiError } {
   const header = headers[VERSION_HEADER];
   if (header === undefined) return { version: defaultVersion, defaulted: true };
   if (typeof header === "string" && bundles.has(header)) return { version: header };
-  // Echoed only when short: a long value may be a credential sent in the wrong header.
-  const value = String(header);
-  const got = value.length <= 16 ? JSON.stringify(value) : `a value of ${value.length} characters`;
+  const got = echo.quotedIfShort(String(header));
   return {
     version: defaultVersion,
     error: new ApiError(
@@ -228,4 +271,13 @@ function chooseVersion(
       "bad_request",
     ),
   };
+}
+
+// Node's own test for the one expectation HTTP/1.1 defines (RFC 9110, 10.1.1), which it meets itself.
+const CONTINUE_EXPECTATION = /(?:^|\W)100-continue(?:$|\W)/i;
+
+/** An `Expect` header value other than 100-continue, which the sandbox cannot meet. */
+function unmetExpectation(headers: IncomingHttpHeaders): string | undefined {
+  const expect = headers.expect;
+  return expect === undefined || CONTINUE_EXPECTATION.test(expect) ? undefined : expect;
 }

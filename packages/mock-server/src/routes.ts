@@ -1,13 +1,17 @@
 /** Matching a request path to an operation path of the bundles: fixed paths and one-parameter templates. */
 import type { VersionBundle } from "./bundle.js";
-import { ApiError, echoed } from "./errors.js";
+import { ApiError, type InputEcho } from "./errors.js";
 
 /** The fixed paths of every bundle, and the one-parameter templates (`/v1/banking/products/{product_id}`). */
 export class Routes {
   private readonly fixed = new Set<string>();
   private readonly templated: { prefix: string; template: string; parameter: string }[] = [];
 
-  constructor(bundles: Map<string, VersionBundle>) {
+  constructor(
+    bundles: Map<string, VersionBundle>,
+    /** How a path that cannot be decoded is repeated in the 400. */
+    private readonly echo: InputEcho,
+  ) {
     const paths = new Set<string>();
     for (const bundle of bundles.values()) for (const path of bundle.operationsByPath.keys()) paths.add(path);
     for (const path of paths) {
@@ -22,11 +26,13 @@ export class Routes {
   match(path: string): { template: string; params: Record<string, string> } | undefined {
     if (this.fixed.has(path)) return { template: path, params: {} };
     if (path.includes("%")) {
-      const decoded = decodePathText(path);
+      const decoded = this.decodePathText(path);
       if (this.fixed.has(decoded)) return { template: decoded, params: {} };
     }
     const route = this.templateOf(path);
-    return route && { template: route.template, params: { [route.parameter]: decodePathText(route.value) } };
+    return (
+      route && { template: route.template, params: { [route.parameter]: this.decodePathText(route.value) } }
+    );
   }
 
   /**
@@ -63,18 +69,18 @@ export class Routes {
     }
     return undefined;
   }
-}
 
-function decodePathText(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    throw new ApiError(
-      400,
-      `bad request: '${echoed(text)}' is not a valid url component`,
-      "bad_request",
-      {},
-      true,
-    );
+  private decodePathText(text: string): string {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      throw new ApiError(
+        400,
+        `bad request: '${this.echo.text(text)}' is not a valid url component`,
+        "bad_request",
+        {},
+        true,
+      );
+    }
   }
 }

@@ -15,12 +15,18 @@ import {
 import { generateDataSet } from "./data/generate.js";
 import { isCalendarDate } from "./dates.js";
 import { handlers, type ResponseForms, SandboxState } from "./handlers.js";
-import { httpLayerError, type Pipeline, type RequestLogEntry, requestListener } from "./pipeline.js";
+import {
+  connectListener,
+  httpLayerError,
+  type Pipeline,
+  type RequestLogEntry,
+  requestListener,
+} from "./pipeline.js";
 import { hashString, Prng } from "./prng.js";
 import { Routes } from "./routes.js";
 import { makeCertificates } from "./tls.js";
 import { type Client, TokenStore } from "./tokens.js";
-import { listen, type TransportTimeouts } from "./transport.js";
+import { BodyReader, listen, type TransportTimeouts } from "./transport.js";
 import { type Fetch, trustingFetch } from "./trusted-fetch.js";
 
 export type { RequestLogEntry } from "./pipeline.js";
@@ -30,6 +36,23 @@ export type { TransportTimeouts } from "./transport.js";
 export const SUPPORTED_VERSIONS: readonly string[] = readRegistry(bundleFolder()).versions;
 /** A version name of the registry (`v1`, ...). */
 export type ApiVersion = string;
+
+/** How much state clients can make the sandbox hold; each bound keeps a flood from running it out of memory. */
+export interface SandboxLimits {
+  /** Tokens held at once (about 300 bytes each); issuing one more drops the oldest. Default 100 000. */
+  liveTokens?: number;
+  /** Auth sessions held at once, the documented one aside; creating one more drops the oldest. Default 100 000. */
+  authSessions?: number;
+  /** Bytes of request bodies being received at once, by all connections; past it, a 503. Default 64 MiB. */
+  bodyBytes?: number;
+}
+
+/** The limits applied where `limits` does not give one. */
+const DEFAULT_LIMITS: Required<SandboxLimits> = {
+  liveTokens: 100_000,
+  authSessions: 100_000,
+  bodyBytes: 64 * 1024 * 1024,
+};
 
 /** What the sandbox uses for an option not given; `cdas-mock` shows and passes the same values. */
 export const SANDBOX_DEFAULTS = {
@@ -78,6 +101,8 @@ export interface MockServerOptions {
   onResponse?: (entry: RequestLogEntry) => void;
   /** How long slow clients may take before the connection is closed. */
   timeouts?: TransportTimeouts;
+  /** How many tokens and auth sessions are held, and how many body bytes are received at once. */
+  limits?: SandboxLimits;
 }
 
 export interface ClientCredentials {
@@ -205,8 +230,17 @@ function toDateText(name: string, value: string | Date | undefined, fallback: st
   return text;
 }
 
+/** The limits of the options, each a positive integer, the defaults for those not given. */
+function sandboxLimits(options: MockServerOptions): Required<SandboxLimits> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  for (const [name, value] of Object.entries(limits))
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new TypeError(`limits.${name} must be a positive integer`);
+  return limits;
+}
+
 /** The two clients of the sandbox: the main one (write scope) and a read-only one, derived from the seed. */
-function sandboxClients(options: MockServerOptions) {
+function sandboxClients(options: MockServerOptions, maxLiveTokens: number) {
   const credentialRng = new Prng(hashString(`credentials:${String(options.seed ?? SANDBOX_DEFAULTS.seed)}`));
   const clientId = options.clientId ?? `cli_${credentialRng.hex(16)}`;
   const clientSecret = options.clientSecret ?? `sk_sandbox_${credentialRng.hex(32)}`;
@@ -219,6 +253,7 @@ function sandboxClients(options: MockServerOptions) {
     [makeClient(clientId, clientSecret, [WRITE_SCOPE]), makeClient(readOnlyId, readOnlySecret, [])],
     ttl,
     options.now ?? Date.now,
+    maxLiveTokens,
   );
   return { clientId, clientSecret, readOnlyId, readOnlySecret, tokens };
 }
@@ -228,7 +263,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   const referenceDate = toDateText("referenceDate", options.referenceDate, SANDBOX_DEFAULTS.referenceDate);
   const today = toDateText("today", options.today, referenceDate);
-  const clients = sandboxClients(options);
+  const limits = sandboxLimits(options);
+  const clients = sandboxClients(options, limits.liveTokens);
 
   const { bundles, defaultVersion } = servedBundles(options);
   const data = dataSet(options.seed ?? SANDBOX_DEFAULTS.seed, referenceDate);
@@ -243,6 +279,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     forms,
     clients.tokens,
     options.now ?? Date.now,
+    limits.authSessions,
   );
   const unimplemented = new Set<string>();
   for (const bundle of bundles.values()) {
@@ -250,12 +287,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
 
   const material = (options.tls ?? true) ? await makeCertificates(host) : null;
-  const pipeline: Pipeline = { routes: new Routes(bundles), bundles, defaultVersion, state };
+  const pipeline: Pipeline = {
+    routes: new Routes(bundles, state.echo),
+    bundles,
+    defaultVersion,
+    state,
+    bodies: new BodyReader(limits.bodyBytes),
+  };
   const transport = await listen({
     tls: material,
     port: options.port ?? 0,
     host,
     listener: requestListener(pipeline, options.onResponse),
+    connectListener: connectListener(pipeline, options.onResponse),
     timeouts: options.timeouts,
     errorAnswer: (status, message, request) => httpLayerError(pipeline, status, message, request),
   });

@@ -20,15 +20,21 @@ function sameText(a: string, b: string): boolean {
 }
 
 export class TokenStore {
-  /** Scopes by issued token. */
+  /** Scopes by issued token; past `maxLiveTokens`, issuing one drops the oldest. */
   readonly tokens: ExpiringMap<ReadonlySet<string>>;
 
   constructor(
     private readonly clients: readonly Client[],
     private readonly ttlSeconds: number,
     private readonly now: () => number,
+    maxLiveTokens: number,
   ) {
-    this.tokens = new ExpiringMap(now);
+    this.tokens = new ExpiringMap(now, maxLiveTokens);
+  }
+
+  /** The clients' secrets, which error messages never repeat. */
+  get secrets(): string[] {
+    return this.clients.map((client) => client.secret);
   }
 
   /** The client these credentials belong to, or undefined. */

@@ -12,6 +12,7 @@ import {
   type RequestListener,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { Socket } from "node:net";
@@ -64,49 +65,83 @@ export function hasBody(request: IncomingMessage): boolean {
   return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined;
 }
 
-/** The request whose body a connection is reading: an error of the HTTP layer meanwhile is on its path. */
-const bodiesBeingRead = new WeakMap<Socket, IncomingMessage>();
+/** A body as read: its text, or why it was not read whole. */
+export type BodyRead = { text: string } | { refused: "too-large" | "over-budget" };
 
 /**
- * Reads the body as UTF-8 text. Resolves with `null` when it is over the limit: a declared length
- * over it is refused before reading, a chunked body as soon as it passes it. Rejects when the client
- * goes away mid-body.
+ * Reads request bodies within a budget of bytes held at once by all the connections of a server,
+ * so that slow uploads, each up to 1 MiB, cannot together run the sandbox out of memory: a declared
+ * length is held from the start of the read, a chunked body as it arrives, until the read ends.
  */
-export function readBody(request: IncomingMessage): Promise<string | null> {
-  if (Number(request.headers["content-length"]) > BODY_LIMIT_BYTES) return Promise.resolve(null);
-  bodiesBeingRead.set(request.socket, request);
-  const done = () => bodiesBeingRead.delete(request.socket);
-  return new Promise<string | null>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > BODY_LIMIT_BYTES) {
+export class BodyReader {
+  private heldBytes = 0;
+
+  constructor(readonly budgetBytes: number) {
+    if (!(budgetBytes >= 1)) throw new RangeError("the body budget is at least one byte");
+  }
+
+  /**
+   * Reads the body as UTF-8 text. Refuses it, without reading on, when it is over 1 MiB (a declared
+   * length before reading, a chunked body as soon as it passes it) or when it does not fit in what is
+   * left of the budget. Rejects when the client goes away mid-body.
+   */
+  read(request: IncomingMessage): Promise<BodyRead> {
+    const declared = request.headers["content-length"];
+    const declaredBytes = declared === undefined ? undefined : Number(declared);
+    if (declaredBytes !== undefined && declaredBytes > BODY_LIMIT_BYTES)
+      return Promise.resolve({ refused: "too-large" });
+    if (declaredBytes !== undefined && this.heldBytes + declaredBytes > this.budgetBytes)
+      return Promise.resolve({ refused: "over-budget" });
+    let held = declaredBytes ?? 0;
+    this.heldBytes += held;
+    return new Promise<BodyRead>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const stop = (read: BodyRead) => {
         request.off("data", onData);
         request.off("end", onEnd);
         chunks.length = 0;
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
-    request.on("data", onData);
-    request.once("end", onEnd);
-    request.once("error", reject);
-  }).finally(done);
+        resolve(read);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > BODY_LIMIT_BYTES) return stop({ refused: "too-large" });
+        if (declaredBytes === undefined) {
+          if (this.heldBytes + chunk.length > this.budgetBytes) return stop({ refused: "over-budget" });
+          this.heldBytes += chunk.length;
+          held += chunk.length;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => resolve({ text: Buffer.concat(chunks).toString("utf8") });
+      request.on("data", onData);
+      request.once("end", onEnd);
+      request.once("error", reject);
+      // A request destroyed mid-body (its connection closed or timed out) ends neither way.
+      request.once("close", () => reject(new Error("the request closed before its body was read")));
+    }).finally(() => {
+      this.heldBytes -= held;
+    });
+  }
 }
 
-/** Bytes of an error answer written straight on a socket (the HTTP stack has no response for it), then closed. */
-function rawErrorResponse(status: 400 | 408, answer: ErrorAnswer): string {
-  const reason = status === 408 ? "Request Timeout" : "Bad Request";
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${answer.mediaType}\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`;
+/** A whole answer: what the pipeline replies, and what the HTTP layer writes itself. */
+export interface Answer {
+  status: number;
+  mediaType: string;
+  body: string;
+  headers?: Record<string, string>;
 }
 
 /** The media type and body of an error answered by the HTTP layer. */
-export interface ErrorAnswer {
-  mediaType: string;
-  body: string;
+export type ErrorAnswer = Pick<Answer, "mediaType" | "body">;
+
+/** Bytes of an answer written straight on a socket (the HTTP stack has no response for it), before a close. */
+function rawResponse(answer: Answer): string {
+  let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\ncontent-type: ${answer.mediaType}\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\n`;
+  for (const [name, value] of Object.entries(answer.headers ?? {}))
+    if (name !== "connection") head += `${name}: ${value}\r\n`;
+  return `${head}connection: close\r\n\r\n${answer.body}`;
 }
 
 interface Transport {
@@ -119,7 +154,10 @@ interface TransportOptions {
   tls: { key: string; cert: string } | null;
   port: number;
   host: string;
+  /** Answers requests, those with an `Expect` other than 100-continue included. */
   listener: RequestListener;
+  /** Answers a CONNECT request, which Node hands over without a response: `answer` writes it, then closes. */
+  connectListener: (request: IncomingMessage, answer: (reply: Answer) => void) => void;
   timeouts?: TransportTimeouts;
   /**
    * An error answered by the HTTP layer, for a status and message: in the form of the path of
@@ -128,8 +166,45 @@ interface TransportOptions {
   errorAnswer: (status: 400 | 408, message: string, request?: IncomingMessage) => ErrorAnswer;
 }
 
+// Node's own HTTP parser reads the sockets (Bun and Deno parse HTTP natively, with their own flow control).
+const NODE_HTTP_PARSER = !("Bun" in globalThis) && !("Deno" in globalThis);
+
 const PLAIN_HTTP_MESSAGE =
   "This service accepts HTTPS only; plain HTTP is rejected. Use https:// with the sandbox CA.";
+
+/**
+ * What the transport knows of a connection: the latest request handed to the listener, with its
+ * response and the response before it (a connection's answers are written in order), and whether the
+ * HTTP layer has given up on it.
+ */
+interface Connection {
+  request?: IncomingMessage;
+  response?: ServerResponse;
+  previousResponse?: ServerResponse;
+  givenUp?: boolean;
+}
+
+const connections = new WeakMap<Socket, Connection>();
+
+function connectionOf(socket: Socket): Connection {
+  let connection = connections.get(socket);
+  if (!connection) {
+    connection = {};
+    connections.set(socket, connection);
+  }
+  return connection;
+}
+
+/** The listener, with each request and its response recorded on their connection. */
+function tracking(listener: RequestListener): RequestListener {
+  return (request, response) => {
+    const connection = connectionOf(request.socket);
+    connection.previousResponse = connection.response;
+    connection.request = request;
+    connection.response = response;
+    listener(request, response);
+  };
+}
 
 /** Starts listening; resolves once the port is bound. */
 export async function listen(options: TransportOptions): Promise<Transport> {
@@ -143,6 +218,7 @@ export async function listen(options: TransportOptions): Promise<Transport> {
     // A request without Host is answered by the pipeline, in its path's error form, not by Node's bare 400.
     requireHostHeader: false,
   };
+  const listener = tracking(options.listener);
   const server: Server = options.tls
     ? createHttpsServer(
         {
@@ -151,16 +227,30 @@ export async function listen(options: TransportOptions): Promise<Transport> {
           cert: options.tls.cert,
           handshakeTimeout: timeouts.handshakeMs,
         },
-        options.listener,
+        listener,
       )
-    : createHttpServer(serverOptions, options.listener);
+    : createHttpServer(serverOptions, listener);
+  // Node answers an Expect other than 100-continue with a bare 417 unless this event is listened to;
+  // the pipeline answers it in the path's error form.
+  server.on("checkExpectation", listener);
+  // Node closes a CONNECT without a word unless this event is listened to; the pipeline answers it.
+  server.on("connect", (request: IncomingMessage, socket: Socket) =>
+    answerConnect(request, socket, options.connectListener, timeouts.keepAliveMs),
+  );
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
-    answerClientError(error, socket, options.errorAnswer),
+    answerClientError(error, socket, options.errorAnswer, timeouts.keepAliveMs),
   );
   if (options.tls) {
     server.on("tlsClientError", (error: NodeJS.ErrnoException, socket: Socket) =>
       answerPlainHttp(error, socket, options.errorAnswer),
     );
+  }
+  if (options.tls && NODE_HTTP_PARSER) {
+    // Node's HTTP parser reads a TLS socket straight from its native handle, and the TLS layer goes on
+    // handing it decrypted bytes after Node pauses the socket for a deep pipeline (over 16 KiB of
+    // answers waiting): the parser fails with HPE_PAUSED and the requests already read lose their
+    // answers. A `data` listener makes Node read the socket as a stream instead, where pausing holds.
+    server.on("secureConnection", (socket: Socket) => socket.on("data", readAsStream));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -186,30 +276,79 @@ export async function listen(options: TransportOptions): Promise<Transport> {
   };
 }
 
+/** The `data` listener that turns Node's HTTP parser to reading a TLS socket as a stream; the parser's own listener reads the bytes. */
+function readAsStream(): void {}
+
 /**
  * A request the HTTP stack refused (unparseable, headers too large, or too slow): an error, in the
  * form of the path of a request whose body was being read, else in the short shape; then a close.
+ * The requests read before it are answered first. A request already answered (before its body was
+ * read: an unknown path) gets no second answer: the connection just closes.
  */
 function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Socket,
   errorAnswer: TransportOptions["errorAnswer"],
+  idleMs: number,
 ): void {
   // TLS failures reach "clientError" too; the TLS listener answers the one it can (plain HTTP).
   if (error.code?.startsWith("ERR_SSL") || error.code?.startsWith("ERR_TLS")) return;
-  if (socket.writable && !socket.writableEnded) {
-    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-      const message = "request timeout: the request was not received in time";
-      socket.end(rawErrorResponse(408, errorAnswer(408, message, bodiesBeingRead.get(socket))));
-    } else {
-      const reason =
-        error.code === "HPE_HEADER_OVERFLOW" ? "request headers are too large" : "malformed HTTP request";
-      socket.end(
-        rawErrorResponse(400, errorAnswer(400, `bad request: ${reason}`, bodiesBeingRead.get(socket))),
-      );
-    }
+  const connection = connectionOf(socket);
+  // The parser fails again on every later chunk: the first failure decides.
+  if (connection.givenUp) return;
+  connection.givenUp = true;
+  const { request, response } = connection;
+  const cutShort = request !== undefined && !request.complete;
+  if (cutShort && response!.headersSent) {
+    closeAfter(response, socket, undefined, idleMs);
+    return;
   }
-  socket.destroy();
+  const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const message =
+    status === 408
+      ? "request timeout: the request was not received in time"
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? "bad request: request headers are too large"
+        : "bad request: malformed HTTP request";
+  const answer = rawResponse({ status, ...errorAnswer(status, message, cutShort ? request : undefined) });
+  // The answer of a request cut short is this one: it comes after the answer before it.
+  closeAfter(cutShort ? connection.previousResponse : response, socket, answer, idleMs);
+}
+
+/**
+ * A CONNECT request (the sandbox is no proxy): answered as any request without a body would be (a
+ * 404 for an address, a 405 on a path), after the answers before it; then a close.
+ */
+function answerConnect(
+  request: IncomingMessage,
+  socket: Socket,
+  connectListener: TransportOptions["connectListener"],
+  idleMs: number,
+): void {
+  const connection = connectionOf(socket);
+  connection.givenUp = true;
+  connectListener(request, (reply) => closeAfter(connection.response, socket, rawResponse(reply), idleMs));
+}
+
+/**
+ * Once `previous` (the last answer due before) is written, writes the HTTP layer's own answer, if
+ * any, and closes when it is flushed. A client that stops reading meanwhile is cut off after `idleMs`.
+ */
+function closeAfter(
+  previous: ServerResponse | undefined,
+  socket: Socket,
+  answer: string | undefined,
+  idleMs: number,
+): void {
+  socket.setTimeout(idleMs, () => socket.destroy());
+  const close = () => {
+    if (socket.destroyed) return;
+    if (socket.writable && !socket.writableEnded) socket.end(answer ?? "");
+    if (socket.writableFinished) socket.destroy();
+    else socket.once("finish", () => socket.destroy());
+  };
+  if (previous && !previous.writableFinished && !previous.destroyed) previous.once("close", close);
+  else close();
 }
 
 /**
@@ -225,7 +364,7 @@ function answerPlainHttp(
 ): void {
   const tcp = (tlsSocket as Socket & { _parent?: Socket })._parent;
   if (error.code === "ERR_SSL_HTTP_REQUEST" && tcp?.writable) {
-    tcp.end(rawErrorResponse(400, errorAnswer(400, PLAIN_HTTP_MESSAGE)));
+    tcp.end(rawResponse({ status: 400, ...errorAnswer(400, PLAIN_HTTP_MESSAGE) }));
     return;
   }
   tlsSocket.destroy();

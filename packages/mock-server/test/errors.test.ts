@@ -191,6 +191,66 @@ describe("messages", () => {
     expect((broken.body as Json).message).toContain("characters in all)");
   });
 
+  it("never repeat a client secret or a token, and cut every input they repeat at 100 characters", async () => {
+    const { clientId, clientSecret } = sandbox.server;
+    const readOnlySecret = sandbox.server.readOnlyClient.clientSecret;
+    const token = await sandbox.token();
+    const long = "q".repeat(10_000);
+    const credentials = { client_id: clientId, client_secret: clientSecret };
+    const calls: [string, Promise<ApiResponse>][] = [
+      [
+        "Prefer code",
+        sandbox.call("GET", "/v1/end-users", { version: "v2", headers: { prefer: `code=${clientSecret}` } }),
+      ],
+      [
+        "long Prefer code",
+        sandbox.call("GET", "/v1/end-users", { version: "v2", headers: { prefer: `code=${long}` } }),
+      ],
+      [
+        "body member",
+        sandbox.call("POST", "/v1/token", { token: null, body: { ...credentials, [clientSecret]: 1 } }),
+      ],
+      [
+        "long body member",
+        sandbox.call("POST", "/v1/token", { token: null, body: { ...credentials, [long]: 1 } }),
+      ],
+      [
+        "session body member",
+        sandbox.call("POST", "/v1/auth/session", { version: "v2", body: { [readOnlySecret]: 1 } }),
+      ],
+      ["query value", sandbox.get(`/v1/accounts?end_user_id=eu_2f9c81d4&limit=${long}`, "v2")],
+      ["query name", sandbox.get(`/v1/accounts?end_user_id=eu_2f9c81d4&${long}=1`, "v2")],
+      ["repeated query name", sandbox.get(`/v1/accounts?${clientSecret}=1&${clientSecret}=2`, "v2")],
+      ["path", sandbox.get(`/v1/${clientSecret}`, "v2")],
+      ["path with a token", sandbox.get(`/v1/${token}`, "v2")],
+      ["undecodable path", sandbox.get(`/v1/${clientSecret}%E0`, "v2")],
+      [
+        "version header",
+        sandbox.call("GET", "/v1/end-users", { headers: { "x-platform-version": readOnlySecret } }),
+      ],
+    ];
+    for (const [what, call] of calls) {
+      const response = await call;
+      const message = (response.body as Json).message as string;
+      expect(response.status, what).toBeGreaterThanOrEqual(400);
+      for (const secret of [clientSecret, readOnlySecret, token]) expect(message, what).not.toContain(secret);
+      expect(message, what).not.toContain("q".repeat(101));
+      expect(message.length, `${what}: ${message}`).toBeLessThan(300);
+    }
+    const quoted = await sandbox.call("GET", "/v1/end-users", {
+      version: "v2",
+      headers: { prefer: `code=${long}` },
+    });
+    expect((quoted.body as Json).message).toContain(
+      `code="${"q".repeat(100)}"… (cut; 10000 characters in all)`,
+    );
+    const member = await sandbox.call("POST", "/v1/token", {
+      token: null,
+      body: { ...credentials, [clientSecret]: 1 },
+    });
+    expect((member.body as Json).message).toBe("body field [redacted] is not allowed here");
+  });
+
   it("name body fields one way, and say when the body is not a JSON object", async () => {
     const token = (rawBody: string) =>
       sandbox.call("POST", "/v1/token", {

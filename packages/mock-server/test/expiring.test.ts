@@ -10,7 +10,7 @@ import { Sandbox } from "./helpers.js";
 describe("an expiring map", () => {
   it("never returns an expired entry, swept or not", () => {
     let now = 0;
-    const map = new ExpiringMap<string>(() => now);
+    const map = new ExpiringMap<string>(() => now, Number.POSITIVE_INFINITY);
     map.set("a", "first", 1000);
     expect(map.get("a")).toBe("first");
     now = 999;
@@ -26,7 +26,7 @@ describe("an expiring map", () => {
       // Half the entries live for ever, half expire at once: sweeps have work to do and live
       // entries accumulate, the case where a sweep on every insert grows with the store.
       let now = 0;
-      const map = new ExpiringMap<number>(() => now);
+      const map = new ExpiringMap<number>(() => now, Number.POSITIVE_INFINITY);
       for (let i = 0; i < count; i++) {
         map.set(`k${i}`, i, i % 2 === 0 ? Number.POSITIVE_INFINITY : now + 1);
         now += 1;
@@ -42,7 +42,7 @@ describe("token issue", () => {
   it("sweeps a bounded number of tokens per issue however many are live", () => {
     const client = { clientId: "c", secret: "s", scopes: [] };
     for (const count of [1_000, 20_000]) {
-      const store = new TokenStore([client], 3600, () => 0);
+      const store = new TokenStore([client], 3600, () => 0, Number.POSITIVE_INFINITY);
       for (let i = 0; i < count; i++) store.issue(client);
       expect(store.tokens.size).toBe(count);
       expect(store.tokens.sweptEntries / count, String(count)).toBeLessThanOrEqual(2);
@@ -80,5 +80,65 @@ describe("auth sessions", () => {
     // The documented session never expires.
     const documented = `/v1/institutions?client_id=${sandbox.server.clientId}&sess_id=sess_b41e9a06`;
     expect((await sandbox.get(documented, "v2")).status).toBe(200);
+  });
+});
+
+describe("bounded stores: a client issuing in a loop cannot exhaust the sandbox's memory", () => {
+  it("an expiring map past its bound drops its oldest entry", () => {
+    const map = new ExpiringMap<number>(() => 0, 3);
+    for (let i = 1; i <= 5; i++) map.set(`k${i}`, i, Number.POSITIVE_INFINITY);
+    expect(map.size).toBe(3);
+    expect(["k1", "k2", "k3", "k4", "k5"].map((key) => map.get(key))).toEqual([
+      undefined,
+      undefined,
+      3,
+      4,
+      5,
+    ]);
+  });
+
+  it("past limits.liveTokens, a new token drops the oldest, which then gets the 401 that says to renew", async () => {
+    const bounded = await Sandbox.start({ limits: { liveTokens: 3 } });
+    try {
+      const tokens: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const issued = await bounded.call("POST", "/v1/token", {
+          token: null,
+          body: { client_id: bounded.server.clientId, client_secret: bounded.server.clientSecret },
+        });
+        expect(issued.status).toBe(200);
+        tokens.push((issued.body as { access_token: string }).access_token);
+      }
+      const statuses = [];
+      for (const token of tokens)
+        statuses.push((await bounded.call("GET", "/v1/end-users", { version: "v2", token })).status);
+      expect(statuses).toEqual([401, 200, 200, 200]);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it("past limits.authSessions, a new session drops the oldest; the documented session stays", async () => {
+    const bounded = await Sandbox.start({ limits: { authSessions: 2 } });
+    try {
+      const sessionIds: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await bounded.call("POST", "/v1/auth/session", {
+          version: "v2",
+          body: { institution_id: "inst_agl" },
+        });
+        expect(created.status).toBe(200);
+        sessionIds.push((created.body as { session_id: string }).session_id);
+      }
+      const institutions = (sessId: string) =>
+        bounded.get(`/v1/institutions?client_id=${bounded.server.clientId}&sess_id=${sessId}`, "v2");
+      const dropped = await institutions(sessionIds[0]!);
+      expect(dropped.status).toBe(400);
+      expect((dropped.body as { message: string }).message).toBe("parameter sess_id names no auth session");
+      for (const sessId of [...sessionIds.slice(1), "sess_b41e9a06"])
+        expect((await institutions(sessId)).status, sessId).toBe(200);
+    } finally {
+      await bounded.close();
+    }
   });
 });

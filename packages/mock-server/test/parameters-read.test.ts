@@ -17,8 +17,9 @@ const state = new SandboxState(
   TODAY,
   "cli_test",
   { token: "access_token", product: "bare" },
-  new TokenStore([], 3600, Date.now),
+  new TokenStore([], 3600, Date.now, 1),
   Date.now,
+  1,
 );
 const endUser = data.endUsers[0]!.id;
 

@@ -1,4 +1,5 @@
 /** HTTPS by default with the returned CA; plain HTTP on that port gets a clear 400; `tls: false` serves HTTP. */
+import { EventEmitter, once } from "node:events";
 import { connect } from "node:net";
 import { connect as connectTls } from "node:tls";
 import { inspect } from "node:util";
@@ -21,6 +22,46 @@ function exchange(url: string, bytes: string | Buffer, ca?: string): Promise<str
     socket.on("close", () => resolve(text));
     socket.on("error", reject);
   });
+}
+
+/** The statuses of the answers in raw HTTP/1.1 bytes, in order. */
+function statusesOf(raw: string): number[] {
+  return [...raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+}
+
+/** A TLS connection kept open: bytes are written when asked, and answers awaited as they come. */
+async function openConnection(url: string, ca: string) {
+  const socket = connectTls({ port: Number(new URL(url).port), host: "127.0.0.1", ca });
+  await once(socket, "secureConnect");
+  let received = "";
+  const arrivals = new EventEmitter();
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+    arrivals.emit("data");
+  });
+  const closed = once(socket, "close").then(() => received);
+  return {
+    write: (bytes: string) => socket.write(bytes),
+    /** Resolves once the bytes received so far hold `count` answers. */
+    async answers(count: number): Promise<void> {
+      while (statusesOf(received).length < count) {
+        const ended = await Promise.race([once(arrivals, "data").then(() => false), closed.then(() => true)]);
+        if (ended) throw new Error(`closed after ${statusesOf(received).length} of ${count} answers`);
+      }
+    },
+    /** Everything received, once the server has closed the connection. */
+    closed: () => closed,
+  };
+}
+
+/** A token request with its body padded by spaces (valid JSON) to `length` bytes. */
+function tokenRequest(sandbox: Sandbox, length: number, closing = false): string {
+  const credentials = JSON.stringify({
+    client_id: sandbox.server.clientId,
+    client_secret: sandbox.server.clientSecret,
+  });
+  const body = credentials.padEnd(length, " ");
+  return `POST /v1/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${closing ? "Connection: close\r\n" : ""}\r\n${body}`;
 }
 
 /** Status line, lower-cased headers and parsed body of one raw HTTP/1.1 answer. */
@@ -149,6 +190,22 @@ describe("transport", () => {
       assertErrorOnPath("v1", "/v1/auth/session", sessionAnswer);
     });
 
+    it("answers a request answered before its body came once only: no 408 follows it", async () => {
+      // An unknown path (short shape) and an unreadable path on the institutions list (its goa form).
+      for (const [target, mediaType] of [
+        ["/nope", "application/json"],
+        ["/v1/institutions/%E0", "application/vnd.goa.error"],
+      ] as const) {
+        const raw = await exchange(
+          https.server.url,
+          `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n`,
+          https.server.ca!,
+        );
+        expect(statusesOf(raw), target).toEqual([target === "/nope" ? 404 : 400]);
+        expect(parseAnswer(raw).contentType, target).toBe(mediaType);
+      }
+    });
+
     it("answers an HTTP/1.1 request without Host with a 400 in the short shape", async () => {
       const answer = parseAnswer(
         await exchange(https.server.url, "GET /v1/end-users HTTP/1.1\r\n\r\n", https.server.ca!),
@@ -211,6 +268,64 @@ describe("transport", () => {
       expect(JSON.stringify(entries)).not.toContain(clientSecret);
     } finally {
       await logged.close();
+    }
+  });
+
+  describe("pipelined requests", () => {
+    let issued: number;
+    let pipelined: Sandbox;
+    beforeAll(async () => {
+      pipelined = await Sandbox.start({ onResponse: () => issued++ });
+    });
+    afterAll(() => pipelined.close());
+
+    it("are all answered, in order, however many one write holds (over TLS, Node lost those past ~16 KiB of waiting answers)", async () => {
+      issued = 0;
+      const count = 300;
+      const bytes = tokenRequest(pipelined, 200).repeat(count - 1) + tokenRequest(pipelined, 200, true);
+      const raw = await exchange(pipelined.server.url, bytes, pipelined.server.ca!);
+      expect(statusesOf(raw)).toEqual(Array(count).fill(200));
+      expect(issued).toBe(count);
+    });
+
+    it("before a malformed one are answered first, then its 400 and the close", async () => {
+      issued = 0;
+      const bytes = `${tokenRequest(pipelined, 200).repeat(3)}GARBAGE\r\n\r\n`;
+      const raw = await exchange(pipelined.server.url, bytes, pipelined.server.ca!);
+      expect(statusesOf(raw)).toEqual([200, 200, 200, 400]);
+      expect(issued).toBe(3);
+      expect(raw.slice(raw.lastIndexOf("HTTP/1.1"))).toContain("malformed HTTP request");
+    });
+  });
+
+  it("holds request bodies being received within limits.bodyBytes: past it a 503 with Retry-After, in the path's form", async () => {
+    const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
+    try {
+      const held = await openConnection(budgeted.server.url, budgeted.server.ca!);
+      // One write, so one TLS record: the server has read the upload's head, and holds its 800
+      // declared bytes, by the time the 404 before it arrives.
+      const upload = tokenRequest(budgeted, 800, true);
+      held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -700)}`);
+      await held.answers(1);
+      const refused = parseAnswer(
+        await exchange(budgeted.server.url, tokenRequest(budgeted, 300, true), budgeted.server.ca!),
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.headers.connection).toBe("close");
+      expect(refused.body).toMatchObject({ name: "service_unavailable", fault: true, temporary: true });
+      assertErrorOnPath("v3", "/v1/token", refused);
+      // The held upload, once whole, is answered; then its bytes are free again.
+      held.write(upload.slice(-700));
+      expect(statusesOf(await held.closed())).toEqual([404, 200]);
+      const after = await exchange(
+        budgeted.server.url,
+        tokenRequest(budgeted, 300, true),
+        budgeted.server.ca!,
+      );
+      expect(statusesOf(after)).toEqual([200]);
+    } finally {
+      await budgeted.close();
     }
   });
 
@@ -291,6 +406,31 @@ describe("transport", () => {
         expect(answer.status, target).toBe(200);
         expect(answer.body, target).toEqual(plainAnswer.body);
       }
+    });
+
+    it("answers CONNECT as any other method (the sandbox is no proxy): a 404 for an address, a 405 on a path", async () => {
+      const address = await send("CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n");
+      expect(address.status).toBe(404);
+      expect(address.headers.connection).toBe("close");
+      assertShortError(address);
+      const onPath = await send("CONNECT /v1/token HTTP/1.1\r\nHost: x\r\n\r\n");
+      expect(onPath.status).toBe(405);
+      expect(onPath.headers.allow).toBe("POST");
+      assertErrorOnPath("v3", "/v1/token", onPath);
+    });
+
+    it("answers an Expect other than 100-continue with a 417 in the path's error form", async () => {
+      const token = tokenRequest(plain, 200, true).replace("Host: x\r\n", "Host: x\r\nExpect: foo\r\n");
+      const onToken = await send(token);
+      expect(onToken.status).toBe(417);
+      expect(onToken.body).toMatchObject({ name: "expectation_failed" });
+      assertErrorOnPath("v3", "/v1/token", onToken);
+      const onInstitutions = await send(
+        `GET /v1/institutions?client_id=${plain.server.clientId} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nX-Platform-Version: v2\r\nConnection: close\r\n\r\n`,
+      );
+      expect(onInstitutions.status).toBe(417);
+      expect(onInstitutions.contentType).toBe("application/vnd.goa.error");
+      assertErrorOnPath("v2", "/v1/institutions", onInstitutions);
     });
 
     it("answers every other method on a known path with 405 and Allow, HEAD included", async () => {
