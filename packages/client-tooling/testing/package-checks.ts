@@ -28,6 +28,9 @@ export interface LoadCheck {
  * @arethetypeswrong/core on the packed tarball, and both module formats loading in Node.
  * `extra` adds package-specific tests to the same describe block.
  */
+/** `pnpm pack` runs a process of its own: with every suite at once (`pnpm test`) it has taken over 10 s. */
+const PACK_TIMEOUT_MS = 120_000;
+
 export function describePublishedPackage(packageDir: string, load: LoadCheck, extra?: () => void): void {
   describe("published package", () => {
     let packDir: string;
@@ -39,7 +42,7 @@ export function describePublishedPackage(packageDir: string, load: LoadCheck, ex
       const file = readdirSync(packDir).find((name) => name.endsWith(".tgz"));
       if (!file) throw new Error(`pnpm pack wrote no tarball in ${packDir}`);
       tarball = new Uint8Array(readFileSync(join(packDir, file)));
-    });
+    }, PACK_TIMEOUT_MS);
     afterAll(() => rmSync(packDir, { recursive: true, force: true }));
 
     it("publint reports no problem, suggestions included", async () => {
