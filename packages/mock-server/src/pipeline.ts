@@ -97,7 +97,9 @@ function serve(
     write(reply);
     if (!onResponse) return;
     const { status, version } = reply;
-    onResponse({ method, path, status, version, milliseconds: performance.now() - started });
+    // A log line repeats the path as error messages do: cut, and without a secret or a token.
+    const logged = pipeline.state.echo.text(path);
+    onResponse({ method, path: logged, status, version, milliseconds: performance.now() - started });
   };
 
   let parts: RequestParts;
@@ -107,7 +109,9 @@ function serve(
     respond(errorOnPath(pipeline, method, path, request.headers, error));
     return;
   }
-  if (!readsBody) {
+  // An expectation the sandbox cannot meet is answered at once: the client may wait for the answer
+  // before it sends the body.
+  if (!readsBody || unmetExpectation(request.headers) !== undefined) {
     respond(handleRequest(pipeline, parts));
     return;
   }

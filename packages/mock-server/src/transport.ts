@@ -70,8 +70,9 @@ export type BodyRead = { text: string } | { refused: "too-large" | "over-budget"
 
 /**
  * Reads request bodies within a budget of bytes held at once by all the connections of a server,
- * so that slow uploads, each up to 1 MiB, cannot together run the sandbox out of memory: a declared
- * length is held from the start of the read, a chunked body as it arrives, until the read ends.
+ * so that slow uploads, each up to 1 MiB, cannot together run the sandbox out of memory. Bytes are
+ * held as they arrive, until the read ends: a declared length reserves nothing (64 connections that
+ * each declared 1 MiB and sent a byte would otherwise have locked every body out).
  */
 export class BodyReader {
   private heldBytes = 0;
@@ -82,18 +83,13 @@ export class BodyReader {
 
   /**
    * Reads the body as UTF-8 text. Refuses it, without reading on, when it is over 1 MiB (a declared
-   * length before reading, a chunked body as soon as it passes it) or when it does not fit in what is
-   * left of the budget. Rejects when the client goes away mid-body.
+   * length before reading, a chunked body as soon as it passes it) or when a chunk does not fit in
+   * what is left of the budget. Rejects when the client goes away mid-body.
    */
   read(request: IncomingMessage): Promise<BodyRead> {
-    const declared = request.headers["content-length"];
-    const declaredBytes = declared === undefined ? undefined : Number(declared);
-    if (declaredBytes !== undefined && declaredBytes > BODY_LIMIT_BYTES)
+    if (Number(request.headers["content-length"]) > BODY_LIMIT_BYTES)
       return Promise.resolve({ refused: "too-large" });
-    if (declaredBytes !== undefined && this.heldBytes + declaredBytes > this.budgetBytes)
-      return Promise.resolve({ refused: "over-budget" });
-    let held = declaredBytes ?? 0;
-    this.heldBytes += held;
+    let held = 0;
     return new Promise<BodyRead>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -106,11 +102,9 @@ export class BodyReader {
       const onData = (chunk: Buffer) => {
         size += chunk.length;
         if (size > BODY_LIMIT_BYTES) return stop({ refused: "too-large" });
-        if (declaredBytes === undefined) {
-          if (this.heldBytes + chunk.length > this.budgetBytes) return stop({ refused: "over-budget" });
-          this.heldBytes += chunk.length;
-          held += chunk.length;
-        }
+        if (this.heldBytes + chunk.length > this.budgetBytes) return stop({ refused: "over-budget" });
+        this.heldBytes += chunk.length;
+        held += chunk.length;
         chunks.push(chunk);
       };
       const onEnd = () => resolve({ text: Buffer.concat(chunks).toString("utf8") });
@@ -325,9 +319,11 @@ function answerConnect(
   connectListener: TransportOptions["connectListener"],
   idleMs: number,
 ): void {
-  const connection = connectionOf(socket);
-  connection.givenUp = true;
-  connectListener(request, (reply) => closeAfter(connection.response, socket, rawResponse(reply), idleMs));
+  // Node takes its own error listener off a socket it hands over: a client that resets it meanwhile
+  // would otherwise throw an unhandled 'error' and end the process.
+  socket.on("error", () => socket.destroy());
+  const { response } = connectionOf(socket);
+  connectListener(request, (reply) => closeAfter(response, socket, rawResponse(reply), idleMs));
 }
 
 /**

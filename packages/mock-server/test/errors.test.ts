@@ -251,6 +251,22 @@ describe("messages", () => {
     expect((member.body as Json).message).toBe("body field [redacted] is not allowed here");
   });
 
+  it("log a path as they repeat it: no secret, and at most 100 characters (onResponse)", async () => {
+    const logged: string[] = [];
+    const logging = await Sandbox.start({ onResponse: (entry) => logged.push(entry.path) });
+    try {
+      const { clientSecret } = logging.server;
+      await logging.get(`/v1/${clientSecret}`, "v2");
+      await logging.get(`/v1/${"q".repeat(10_000)}`, "v2");
+      const [secretPath, longPath] = logged.filter((path) => path !== "/v1/token"); // get() takes a token first
+      expect(secretPath).toBe("/v1/[redacted]");
+      expect(longPath).toContain("(cut; 10004 characters in all)");
+      expect(longPath).not.toContain("q".repeat(101));
+    } finally {
+      await logging.close();
+    }
+  });
+
   it("name body fields one way, and say when the body is not a JSON object", async () => {
     const token = (rawBody: string) =>
       sandbox.call("POST", "/v1/token", {

@@ -302,13 +302,13 @@ describe("transport", () => {
     const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
     try {
       const held = await openConnection(budgeted.server.url, budgeted.server.ca!);
-      // One write, so one TLS record: the server has read the upload's head, and holds its 800
-      // declared bytes, by the time the 404 before it arrives.
+      // One write, so one TLS record: the server has read the upload's head and the 700 bytes of its
+      // body sent, and holds them, by the time the 404 before it arrives.
       const upload = tokenRequest(budgeted, 800, true);
-      held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -700)}`);
+      held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -100)}`);
       await held.answers(1);
       const refused = parseAnswer(
-        await exchange(budgeted.server.url, tokenRequest(budgeted, 300, true), budgeted.server.ca!),
+        await exchange(budgeted.server.url, tokenRequest(budgeted, 400, true), budgeted.server.ca!),
       );
       expect(refused.status).toBe(503);
       expect(refused.headers["retry-after"]).toBe("1");
@@ -316,14 +316,35 @@ describe("transport", () => {
       expect(refused.body).toMatchObject({ name: "service_unavailable", fault: true, temporary: true });
       assertErrorOnPath("v3", "/v1/token", refused);
       // The held upload, once whole, is answered; then its bytes are free again.
-      held.write(upload.slice(-700));
+      held.write(upload.slice(-100));
       expect(statusesOf(await held.closed())).toEqual([404, 200]);
       const after = await exchange(
+        budgeted.server.url,
+        tokenRequest(budgeted, 400, true),
+        budgeted.server.ca!,
+      );
+      expect(statusesOf(after)).toEqual([200]);
+    } finally {
+      await budgeted.close();
+    }
+  });
+
+  it("holds the bytes of a body that have come, not its declared length: a client that declares much and sends little locks no one out", async () => {
+    const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
+    try {
+      const held = await openConnection(budgeted.server.url, budgeted.server.ca!);
+      const upload = tokenRequest(budgeted, 900, true);
+      // The upload's head and one byte of its 900, read by the time the 404 before it arrives.
+      held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -899)}`);
+      await held.answers(1);
+      const other = await exchange(
         budgeted.server.url,
         tokenRequest(budgeted, 300, true),
         budgeted.server.ca!,
       );
-      expect(statusesOf(after)).toEqual([200]);
+      expect(statusesOf(other)).toEqual([200]);
+      held.write(upload.slice(-899));
+      expect(statusesOf(await held.closed())).toEqual([404, 200]);
     } finally {
       await budgeted.close();
     }
@@ -431,6 +452,14 @@ describe("transport", () => {
       expect(onInstitutions.status).toBe(417);
       expect(onInstitutions.contentType).toBe("application/vnd.goa.error");
       assertErrorOnPath("v2", "/v1/institutions", onInstitutions);
+    });
+
+    it("answers an Expect other than 100-continue at once, before the body: a client may wait for the answer to send it", async () => {
+      const token = tokenRequest(plain, 200, true).replace("Host: x\r\n", "Host: x\r\nExpect: foo\r\n");
+      const head = token.slice(0, token.indexOf("\r\n\r\n") + 4);
+      const answer = await send(head);
+      expect(answer.status).toBe(417);
+      expect(answer.body).toMatchObject({ name: "expectation_failed" });
     });
 
     it("answers every other method on a known path with 405 and Allow, HEAD included", async () => {
