@@ -298,32 +298,42 @@ describe("transport", () => {
     });
   });
 
+  /**
+   * A token upload of `length` bytes on a connection of its own, all but its last `unsent` bytes sent
+   * and held by the server; `finish()` sends the rest and resolves with what the connection received.
+   */
+  async function heldUpload(sandbox: Sandbox, length: number, unsent: number) {
+    const held = await openConnection(sandbox.server.url, sandbox.server.ca!);
+    const upload = tokenRequest(sandbox, length, true);
+    // One write, so one TLS record: the server has read the upload's head and the body sent, and
+    // holds them, by the time the 404 before it arrives.
+    held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -unsent)}`);
+    await held.answers(1);
+    return {
+      finish: () => {
+        held.write(upload.slice(-unsent));
+        return held.closed();
+      },
+    };
+  }
+
+  /** A token request of `length` bytes on a connection of its own: the raw answer. */
+  const tokenCall = (sandbox: Sandbox, length: number) =>
+    exchange(sandbox.server.url, tokenRequest(sandbox, length, true), sandbox.server.ca!);
+
   it("holds request bodies being received within limits.bodyBytes: past it a 503 with Retry-After, in the path's form", async () => {
     const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
     try {
-      const held = await openConnection(budgeted.server.url, budgeted.server.ca!);
-      // One write, so one TLS record: the server has read the upload's head and the 700 bytes of its
-      // body sent, and holds them, by the time the 404 before it arrives.
-      const upload = tokenRequest(budgeted, 800, true);
-      held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -100)}`);
-      await held.answers(1);
-      const refused = parseAnswer(
-        await exchange(budgeted.server.url, tokenRequest(budgeted, 400, true), budgeted.server.ca!),
-      );
+      const upload = await heldUpload(budgeted, 800, 100);
+      const refused = parseAnswer(await tokenCall(budgeted, 400));
       expect(refused.status).toBe(503);
       expect(refused.headers["retry-after"]).toBe("1");
       expect(refused.headers.connection).toBe("close");
       expect(refused.body).toMatchObject({ name: "service_unavailable", fault: true, temporary: true });
       assertErrorOnPath("v3", "/v1/token", refused);
       // The held upload, once whole, is answered; then its bytes are free again.
-      held.write(upload.slice(-100));
-      expect(statusesOf(await held.closed())).toEqual([404, 200]);
-      const after = await exchange(
-        budgeted.server.url,
-        tokenRequest(budgeted, 400, true),
-        budgeted.server.ca!,
-      );
-      expect(statusesOf(after)).toEqual([200]);
+      expect(statusesOf(await upload.finish())).toEqual([404, 200]);
+      expect(statusesOf(await tokenCall(budgeted, 400))).toEqual([200]);
     } finally {
       await budgeted.close();
     }
@@ -332,19 +342,9 @@ describe("transport", () => {
   it("holds the bytes of a body that have come, not its declared length: a client that declares much and sends little locks no one out", async () => {
     const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
     try {
-      const held = await openConnection(budgeted.server.url, budgeted.server.ca!);
-      const upload = tokenRequest(budgeted, 900, true);
-      // The upload's head and one byte of its 900, read by the time the 404 before it arrives.
-      held.write(`GET /nope HTTP/1.1\r\nHost: x\r\n\r\n${upload.slice(0, -899)}`);
-      await held.answers(1);
-      const other = await exchange(
-        budgeted.server.url,
-        tokenRequest(budgeted, 300, true),
-        budgeted.server.ca!,
-      );
-      expect(statusesOf(other)).toEqual([200]);
-      held.write(upload.slice(-899));
-      expect(statusesOf(await held.closed())).toEqual([404, 200]);
+      const upload = await heldUpload(budgeted, 900, 899);
+      expect(statusesOf(await tokenCall(budgeted, 300))).toEqual([200]);
+      expect(statusesOf(await upload.finish())).toEqual([404, 200]);
     } finally {
       await budgeted.close();
     }
