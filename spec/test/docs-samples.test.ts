@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { firstResponseExample, operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
+import { responseExamples } from "../openapi/index.js";
+import { operationSamples, SANDBOX } from "../scripts/lib/code-samples.mjs";
 import { listOperations } from "../scripts/lib/openapi-walk.mjs";
 import { typeCheck, VERSIONS } from "./helpers";
 
@@ -42,7 +43,7 @@ function samplesOf(version: string): Entry[] {
         version,
         operation: label,
         samples: operationSamples(doc, version, { method, path: p, item, operation: item[method] }),
-        firstExample: firstResponseExample(doc, item[method]).value,
+        firstExample: responseExamples(doc, item[method])[0]?.value,
       };
     },
   );

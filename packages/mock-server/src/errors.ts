@@ -1,6 +1,7 @@
 /** Errors in the shape and media type the operations of their path document. */
 import { randomUUID } from "node:crypto";
 import type { ErrorResponseInfo, OperationInfo } from "./bundle.js";
+import { ISSUED_TOKEN } from "./tokens.js";
 
 /** Thrown by handlers and checks; turned into the documented error response of the path's operation. */
 export class ApiError extends Error {
@@ -45,8 +46,6 @@ export function documentedError(
 const ECHO_LIMIT = 100;
 /** Longest value repeated of a header that may carry a credential sent in the wrong place. */
 const SHORT_ECHO_LIMIT = 16;
-// The form of the tokens the sandbox issues (tokens.ts): a bearer credential wherever it is sent.
-const ISSUED_TOKEN = /cdas_[A-Za-z0-9_-]{32}/g;
 const REDACTED = "[redacted]";
 
 /**
@@ -88,7 +87,7 @@ export class InputEcho {
   }
 
   private redacted(input: string): string {
-    let shown = input.includes("cdas_") ? input.replace(ISSUED_TOKEN, REDACTED) : input;
+    let shown = input.replace(ISSUED_TOKEN, REDACTED);
     for (const secret of this.secrets) if (shown.includes(secret)) shown = shown.replaceAll(secret, REDACTED);
     return shown;
   }

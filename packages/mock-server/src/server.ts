@@ -47,13 +47,6 @@ export interface SandboxLimits {
   bodyBytes?: number;
 }
 
-/** The limits applied where `limits` does not give one. */
-const DEFAULT_LIMITS: Required<SandboxLimits> = {
-  liveTokens: 100_000,
-  authSessions: 100_000,
-  bodyBytes: 64 * 1024 * 1024,
-};
-
 /** What the sandbox uses for an option not given; `cdas-mock` shows and passes the same values. */
 export const SANDBOX_DEFAULTS = {
   host: "127.0.0.1",
@@ -62,6 +55,7 @@ export const SANDBOX_DEFAULTS = {
   tokenForm: "access_token",
   productForm: "bare",
   referenceDate: "2026-06-30",
+  limits: { liveTokens: 100_000, authSessions: 100_000, bodyBytes: 64 * 1024 * 1024 },
 } as const satisfies MockServerOptions;
 
 export interface MockServerOptions {
@@ -232,7 +226,7 @@ function toDateText(name: string, value: string | Date | undefined, fallback: st
 
 /** The limits of the options, each a positive integer, the defaults for those not given. */
 function sandboxLimits(options: MockServerOptions): Required<SandboxLimits> {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = { ...SANDBOX_DEFAULTS.limits, ...options.limits };
   for (const [name, value] of Object.entries(limits))
     if (!Number.isSafeInteger(value) || value <= 0)
       throw new TypeError(`limits.${name} must be a positive integer`);

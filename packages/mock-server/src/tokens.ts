@@ -2,6 +2,12 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { ExpiringMap } from "./expiring.js";
 
+/** Issued tokens: this prefix, then random bytes in base64url. */
+const TOKEN_PREFIX = "cdas_";
+const TOKEN_BYTES = 24;
+/** The form of an issued token, wherever it shows (error messages redact it). */
+export const ISSUED_TOKEN = new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{${(TOKEN_BYTES / 3) * 4}}`, "g");
+
 export interface Client {
   clientId: string;
   /** Kept out of enumeration and inspection; compared in constant time. */
@@ -45,7 +51,7 @@ export class TokenStore {
   }
 
   issue(client: Client): { token: string; expiresIn: number } {
-    const token = `cdas_${randomBytes(24).toString("base64url")}`;
+    const token = `${TOKEN_PREFIX}${randomBytes(TOKEN_BYTES).toString("base64url")}`;
     this.tokens.set(token, new Set(client.scopes), this.now() + this.ttlSeconds * 1000);
     return { token, expiresIn: this.ttlSeconds };
   }

@@ -1,7 +1,7 @@
 // Code samples of every operation, generated from a bundle (never written per operation): a curl line
 // that runs against the sandbox (`cdas-mock`) as shown, the call with @cdas/sdk, and the bare typed
 // client. They go into the copy of the bundle that Redoc renders (`x-codeSamples`), not into dist/vN.json.
-import { exampleRequest, responseExamples } from "../../openapi/index.js";
+import { exampleRequest } from "../../openapi/index.js";
 import { listOperations } from "./openapi-walk.mjs";
 
 /**
@@ -20,12 +20,6 @@ const JSON_MEDIA = "application/json; charset=UTF-8";
 
 /** The paging parameters: the SDK sample's walk leaves them to the SDK. */
 const PAGING = new Set(["limit", "offset", "page[size]", "page[after]"]);
-
-/** The first 2xx response example the reference shows of an operation: its name and value. */
-export function firstResponseExample(doc, operation) {
-  const [first] = responseExamples(doc, operation);
-  return { name: first?.name, value: first?.value };
-}
 
 /**
  * The arguments a sample sends: the request that answers the first response example the reference
