@@ -6,7 +6,7 @@ import { formatGuideMarkdown } from "./lib/guide-format.mjs";
 import { knownVersions, loadSpec, SPEC_DIR } from "./lib/load-spec.mjs";
 import { buildGuide } from "./lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, formatText } from "./lib/report-format.mjs";
-import { scriptArgs } from "./lib/script-args.mjs";
+import { scriptArgs } from "../bin/script-args.mjs";
 import { CHANGE_CLASSES, diffDocuments, hasChangesAtOrAbove } from "./lib/spec-diff.mjs";
 
 process.env.REDOCLY_TELEMETRY = "off";

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs } from "../scripts/build-docs.mjs";
-import { startStaticServer } from "../scripts/lib/static-server.mjs";
+import { startStaticServer } from "../bin/static-server.mjs";
 import { VERSIONS } from "./helpers";
 import { changedFromPrevious } from "./interface-model";
 

@@ -20,7 +20,7 @@ import { buildDocs, redocDocument } from "../scripts/build-docs.mjs";
 import { buildGuide, DIFFERENCES_COUNTED, migrationSize } from "../scripts/lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, inlineCode } from "../scripts/lib/report-format.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
-import { startStaticServer } from "../scripts/lib/static-server.mjs";
+import { startStaticServer } from "../bin/static-server.mjs";
 import { SPEC_DIR } from "./helpers";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "diff");
@@ -373,11 +373,11 @@ describe("docs server", () => {
     }
   });
 
-  it("`pnpm docs` (scripts/serve-docs.mjs) prints the address it serves", async () => {
+  it("`pnpm run docs` (bin/cdas-docs.mjs) prints the address it serves", async () => {
     // After the `--` that `pnpm run docs -- --port N` hands on.
     const child = spawn(
       process.execPath,
-      ["scripts/serve-docs.mjs", "--", "--root", path.join(dist, "docs"), "--port", "0"],
+      ["bin/cdas-docs.mjs", "--", "--root", path.join(dist, "docs"), "--port", "0"],
       {
         cwd: path.resolve(import.meta.dirname, ".."),
       },
@@ -386,7 +386,7 @@ describe("docs server", () => {
       const line = await new Promise<string>((resolve, reject) => {
         child.stdout.setEncoding("utf8");
         child.stdout.once("data", resolve);
-        child.once("exit", (code) => reject(new Error(`serve-docs exited with ${code}`)));
+        child.once("exit", (code) => reject(new Error(`cdas-docs exited with ${code}`)));
       });
       const address = line.match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0];
       expect(address, line).toBeDefined();
@@ -401,7 +401,7 @@ describe("docs server", () => {
   it("refuses a non-loopback address", async () => {
     const child = spawn(
       process.execPath,
-      ["scripts/serve-docs.mjs", "--root", path.join(dist, "docs"), "--host", "0.0.0.0"],
+      ["bin/cdas-docs.mjs", "--root", path.join(dist, "docs"), "--host", "0.0.0.0"],
       {
         cwd: path.resolve(import.meta.dirname, ".."),
       },
@@ -416,13 +416,13 @@ describe("docs server", () => {
   });
 
   it("names an option it does not know, with its usage, and no stack", () => {
-    const run = spawnSync(process.execPath, ["scripts/serve-docs.mjs", "--prot", "4021"], {
+    const run = spawnSync(process.execPath, ["bin/cdas-docs.mjs", "--prot", "4021"], {
       cwd: path.resolve(import.meta.dirname, ".."),
       encoding: "utf8",
     });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Unknown option '--prot'");
-    expect(run.stderr).toContain("usage: pnpm docs [--port 4020]");
+    expect(run.stderr).toContain("usage: cdas-docs [--port 4020]");
     expect(run.stderr).not.toContain("    at ");
   });
 });

@@ -69,6 +69,32 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
     expect(guide).toContain(`# Migrating from ${first} to ${last}`);
   });
 
+  it("serves the rendered docs from the installed @cdas/spec with its cdas-docs bin", async () => {
+    const [first, last] = [API_VERSIONS[0], API_VERSIONS.at(-1)];
+    const docs = await start(join(dir, "node_modules/.bin/cdas-docs"), ["--port", "0"], {
+      cwd: dir,
+      ready: /CDAS API docs: http:\/\/127\.0\.0\.1:\d+\//,
+    });
+    try {
+      const address = docs.output().match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0];
+      const page = async (file: string) => {
+        const response = await fetch(new URL(file, address));
+        return { status: response.status, text: await response.text() };
+      };
+      const index = await page("index.html");
+      expect(index.status).toBe(200);
+      for (const version of API_VERSIONS) expect(index.text).toContain(`${version}.html`);
+      const reference = await page(`${last}.html`);
+      expect(reference.status).toBe(200);
+      expect(reference.text).toContain("__redoc_definition");
+      const report = await page(`changes/${first}-to-${last}.guide.html`);
+      expect(report.status).toBe(200);
+      expect(report.text).toContain(`Migrating from ${first} to ${last}`);
+    } finally {
+      await docs.stop();
+    }
+  });
+
   // The READMEs name 5.4 as the oldest TypeScript that checks the packages with skipLibCheck off
   // (openapi-fetch's declarations fail on 5.3); once is enough: defined for npm's layout only, not
   // skipped for pnpm's.

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// cdas-docs [--port 4020] [--host 127.0.0.1]: serves the package's rendered docs (dist/docs: the reference
+// of each version, the migration guides and change reports) on loopback and prints the address. Shipped
+// as @cdas/spec's bin (`npx cdas-docs`); in a clone, `pnpm run docs`.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { scriptArgs } from "./script-args.mjs";
+import { startStaticServer } from "./static-server.mjs";
+
+const DOCS_DIR = fileURLToPath(new URL("../dist/docs", import.meta.url));
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+const USAGE = "usage: cdas-docs [--port 4020] [--host 127.0.0.1] [--root <folder>] (in a clone: pnpm run docs -- ...)";
+let values;
+try {
+  ({ values } = parseArgs({
+    args: scriptArgs(),
+    options: {
+      port: { type: "string", default: process.env.PORT ?? "4020" },
+      host: { type: "string", default: "127.0.0.1" },
+      root: { type: "string", default: DOCS_DIR },
+    },
+  }));
+} catch (error) {
+  process.stderr.write(`cdas-docs: ${error.message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+if (!LOOPBACK.has(values.host)) {
+  process.stderr.write(`cdas-docs: refusing to listen on ${values.host}; use a loopback address.\n`);
+  process.exit(2);
+}
+if (!existsSync(path.join(values.root, "index.html"))) {
+  process.stderr.write(
+    `cdas-docs: ${values.root}/index.html is missing; in a clone, run \`pnpm --filter @cdas/spec build\` first.\n`,
+  );
+  process.exit(1);
+}
+const { url } = await startStaticServer({ root: values.root, host: values.host, port: Number(values.port) });
+process.stdout.write(`CDAS API docs: ${url} (serving ${values.root}; Ctrl+C to stop)\n`);
