@@ -12,7 +12,8 @@ import { startStaticServer } from "./static-server.mjs";
 const DOCS_DIR = fileURLToPath(new URL("../dist/docs", import.meta.url));
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
-const USAGE = "usage: cdas-docs [--port 4020] [--host 127.0.0.1] [--root <folder>] (in a clone: pnpm run docs -- ...)";
+const USAGE =
+  "usage: cdas-docs [--port 4020] [--host 127.0.0.1] [--root <folder>] (in a clone: pnpm run docs -- ...)";
 let values;
 try {
   ({ values } = parseArgs({

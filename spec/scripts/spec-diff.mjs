@@ -2,11 +2,11 @@
 // pnpm spec:diff <from> <to> [--format text|md|json|guide] [--all] [--fail-on breaking|non-breaking|annotation]
 // Reports every change between two OpenAPI documents with its class; see spec/README.md.
 import { parseArgs } from "node:util";
+import { scriptArgs } from "../bin/script-args.mjs";
 import { formatGuideMarkdown } from "./lib/guide-format.mjs";
 import { knownVersions, loadSpec, SPEC_DIR } from "./lib/load-spec.mjs";
 import { buildGuide } from "./lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, formatText } from "./lib/report-format.mjs";
-import { scriptArgs } from "../bin/script-args.mjs";
 import { CHANGE_CLASSES, diffDocuments, hasChangesAtOrAbove } from "./lib/spec-diff.mjs";
 
 process.env.REDOCLY_TELEMETRY = "off";

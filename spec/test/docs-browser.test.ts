@@ -9,8 +9,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildDocs } from "../scripts/build-docs.mjs";
 import { startStaticServer } from "../bin/static-server.mjs";
+import { buildDocs } from "../scripts/build-docs.mjs";
 import { VERSIONS } from "./helpers";
 import { changedFromPrevious } from "./interface-model";
 

@@ -15,12 +15,12 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStaticServer } from "../bin/static-server.mjs";
 import { readRegistry } from "../registry/index.js";
 import { buildDocs, redocDocument } from "../scripts/build-docs.mjs";
 import { buildGuide, DIFFERENCES_COUNTED, migrationSize } from "../scripts/lib/migration-guide.mjs";
 import { formatJson, formatMarkdown, inlineCode } from "../scripts/lib/report-format.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
-import { startStaticServer } from "../bin/static-server.mjs";
 import { SPEC_DIR } from "./helpers";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "diff");
