@@ -12,7 +12,14 @@ import { ApiError } from "./errors.js";
 import type { SandboxState } from "./handlers.js";
 import { errorReply, type Reply, resultReply } from "./replies.js";
 import type { Routes } from "./routes.js";
-import { type Answer, type BodyReader, type ErrorAnswer, hasBody, writeResponse } from "./transport.js";
+import {
+  type Answer,
+  type BodyReader,
+  type ErrorAnswer,
+  hasBody,
+  transportAnswered,
+  writeResponse,
+} from "./transport.js";
 
 export interface Pipeline {
   routes: Routes;
@@ -94,6 +101,7 @@ function serve(
   const queryStart = url.indexOf("?");
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const respond = (reply: Reply) => {
+    if (transportAnswered(request)) return;
     write(reply);
     if (!onResponse) return;
     const { status, version } = reply;

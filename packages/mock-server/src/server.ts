@@ -56,6 +56,13 @@ export const SANDBOX_DEFAULTS = {
   productForm: "bare",
   referenceDate: "2026-06-30",
   limits: { liveTokens: 100_000, authSessions: 100_000, bodyBytes: 64 * 1024 * 1024 },
+  timeouts: {
+    handshakeMs: 10_000,
+    headersMs: 30_000,
+    requestMs: 60_000,
+    keepAliveMs: 72_000,
+    closeGraceMs: 10_000,
+  },
 } as const satisfies MockServerOptions;
 
 export interface MockServerOptions {
@@ -294,7 +301,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host,
     listener: requestListener(pipeline, options.onResponse),
     connectListener: connectListener(pipeline, options.onResponse),
-    timeouts: options.timeouts,
+    timeouts: { ...SANDBOX_DEFAULTS.timeouts, ...options.timeouts },
     errorAnswer: (status, message, request) => httpLayerError(pipeline, status, message, request),
   });
   const trusted = await trustingFetch(material?.ca ?? null);

@@ -30,14 +30,13 @@ export interface TransportTimeouts {
   requestMs?: number;
   /** Idle time between two requests on one connection. Default 72 000. */
   keepAliveMs?: number;
+  /**
+   * A connection the sandbox closes (after a 408, a 400 or a CONNECT's answer): how long its client
+   * may go without reading the answers due, then, once they are all sent, how long it has to read
+   * them and close its side. Default 10 000.
+   */
+  closeGraceMs?: number;
 }
-
-const DEFAULT_TIMEOUTS: Required<TransportTimeouts> = {
-  handshakeMs: 10_000,
-  headersMs: 30_000,
-  requestMs: 60_000,
-  keepAliveMs: 72_000,
-};
 
 /**
  * Writes a whole response with the media type exactly as the documents declare it: JSON has no
@@ -152,7 +151,7 @@ interface TransportOptions {
   listener: RequestListener;
   /** Answers a CONNECT request, which Node hands over without a response: `answer` writes it, then closes. */
   connectListener: (request: IncomingMessage, answer: (reply: Answer) => void) => void;
-  timeouts?: TransportTimeouts;
+  timeouts: Required<TransportTimeouts>;
   /**
    * An error answered by the HTTP layer, for a status and message: in the form of the path of
    * `request` when one was being read (a body too slow), else in the short shape.
@@ -180,6 +179,17 @@ interface Connection {
 
 const connections = new WeakMap<Socket, Connection>();
 
+/** Requests the HTTP layer has answered itself (a 408 or a 400 cut them short). */
+const answeredByTransport = new WeakSet<IncomingMessage>();
+
+/**
+ * Whether the HTTP layer has answered `request` itself: a reply the pipeline makes for it later (its
+ * body came after the 408) would be a second answer to one request.
+ */
+export function transportAnswered(request: IncomingMessage): boolean {
+  return answeredByTransport.has(request);
+}
+
 function connectionOf(socket: Socket): Connection {
   let connection = connections.get(socket);
   if (!connection) {
@@ -202,7 +212,7 @@ function tracking(listener: RequestListener): RequestListener {
 
 /** Starts listening; resolves once the port is bound. */
 export async function listen(options: TransportOptions): Promise<Transport> {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const { timeouts } = options;
   const serverOptions = {
     keepAliveTimeout: timeouts.keepAliveMs,
     headersTimeout: timeouts.headersMs,
@@ -229,10 +239,10 @@ export async function listen(options: TransportOptions): Promise<Transport> {
   server.on("checkExpectation", listener);
   // Node closes a CONNECT without a word unless this event is listened to; the pipeline answers it.
   server.on("connect", (request: IncomingMessage, socket: Socket) =>
-    answerConnect(request, socket, options.connectListener, timeouts.keepAliveMs),
+    answerConnect(request, socket, options.connectListener, timeouts.closeGraceMs),
   );
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
-    answerClientError(error, socket, options.errorAnswer, timeouts.keepAliveMs),
+    answerClientError(error, socket, options.errorAnswer, timeouts.closeGraceMs),
   );
   if (options.tls) {
     server.on("tlsClientError", (error: NodeJS.ErrnoException, socket: Socket) =>
@@ -283,7 +293,7 @@ function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Socket,
   errorAnswer: TransportOptions["errorAnswer"],
-  idleMs: number,
+  graceMs: number,
 ): void {
   // TLS failures reach "clientError" too; the TLS listener answers the one it can (plain HTTP).
   if (error.code?.startsWith("ERR_SSL") || error.code?.startsWith("ERR_TLS")) return;
@@ -294,7 +304,7 @@ function answerClientError(
   const { request, response } = connection;
   const cutShort = request !== undefined && !request.complete;
   if (cutShort && response!.headersSent) {
-    closeAfter(response, socket, undefined, idleMs);
+    closeAfter(response, socket, undefined, graceMs);
     return;
   }
   const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
@@ -305,8 +315,9 @@ function answerClientError(
         ? "bad request: request headers are too large"
         : "bad request: malformed HTTP request";
   const answer = rawResponse({ status, ...errorAnswer(status, message, cutShort ? request : undefined) });
+  if (cutShort) answeredByTransport.add(request);
   // The answer of a request cut short is this one: it comes after the answer before it.
-  closeAfter(cutShort ? connection.previousResponse : response, socket, answer, idleMs);
+  closeAfter(cutShort ? connection.previousResponse : response, socket, answer, graceMs);
 }
 
 /**
@@ -317,31 +328,51 @@ function answerConnect(
   request: IncomingMessage,
   socket: Socket,
   connectListener: TransportOptions["connectListener"],
-  idleMs: number,
+  graceMs: number,
 ): void {
   // Node takes its own error listener off a socket it hands over: a client that resets it meanwhile
   // would otherwise throw an unhandled 'error' and end the process.
   socket.on("error", () => socket.destroy());
   const { response } = connectionOf(socket);
-  connectListener(request, (reply) => closeAfter(response, socket, rawResponse(reply), idleMs));
+  connectListener(request, (reply) => closeAfter(response, socket, rawResponse(reply), graceMs));
 }
 
 /**
  * Once `previous` (the last answer due before) is written, writes the HTTP layer's own answer, if
- * any, and closes when it is flushed. A client that stops reading meanwhile is cut off after `idleMs`.
+ * any, and closes without losing an answer: the end of the output goes after the answers, then the
+ * close lingers until the client closes its side, `graceMs` at most. A client that stops reading
+ * before the answers are all sent is cut off after `graceMs` idle.
  */
 function closeAfter(
   previous: ServerResponse | undefined,
   socket: Socket,
   answer: string | undefined,
-  idleMs: number,
+  graceMs: number,
 ): void {
-  socket.setTimeout(idleMs, () => socket.destroy());
+  // No more requests are read: Node's HTTP parser reads through the socket's `data` listeners (and a
+  // `data` listener makes it stop reading the socket's handle itself), replaced by one that drops the
+  // bytes. Nothing is read until the answers are all sent: bytes coming in would keep a client that
+  // reads none of them from going idle.
+  socket.removeAllListeners("data");
+  socket.on("data", () => {
+    if (!socket.writableFinished) socket.pause();
+  });
+  socket.pause();
+  socket.setTimeout(graceMs, () => socket.destroy());
+  // What the client sends is read and dropped until it closes its side: a socket closed with bytes
+  // unread is reset, and a reset makes the client's system drop the answers it has not read yet.
+  const linger = () => {
+    if (socket.readableEnded) return socket.destroy();
+    socket.once("end", () => socket.destroy());
+    const timer = setTimeout(() => socket.destroy(), graceMs);
+    socket.once("close", () => clearTimeout(timer));
+    socket.resume();
+  };
   const close = () => {
     if (socket.destroyed) return;
     if (socket.writable && !socket.writableEnded) socket.end(answer ?? "");
-    if (socket.writableFinished) socket.destroy();
-    else socket.once("finish", () => socket.destroy());
+    if (socket.writableFinished) linger();
+    else socket.once("finish", linger);
   };
   if (previous && !previous.writableFinished && !previous.destroyed) previous.once("close", close);
   else close();

@@ -1,6 +1,7 @@
 /** HTTPS by default with the returned CA; plain HTTP on that port gets a clear 400; `tls: false` serves HTTP. */
 import { EventEmitter, once } from "node:events";
 import { connect } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { connect as connectTls } from "node:tls";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,10 +30,14 @@ function statusesOf(raw: string): number[] {
   return [...raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
 }
 
-/** A TLS connection kept open: bytes are written when asked, and answers awaited as they come. */
-async function openConnection(url: string, ca: string) {
-  const socket = connectTls({ port: Number(new URL(url).port), host: "127.0.0.1", ca });
-  await once(socket, "secureConnect");
+/**
+ * A connection kept open (over TLS trusting `ca` when given): bytes are written when asked, and
+ * answers awaited as they come.
+ */
+async function openConnection(url: string, ca?: string) {
+  const port = Number(new URL(url).port);
+  const socket = ca ? connectTls({ port, host: "127.0.0.1", ca }) : connect(port, "127.0.0.1");
+  await once(socket, ca ? "secureConnect" : "connect");
   let received = "";
   const arrivals = new EventEmitter();
   socket.on("data", (chunk: Buffer) => {
@@ -42,6 +47,16 @@ async function openConnection(url: string, ca: string) {
   const closed = once(socket, "close").then(() => received);
   return {
     write: (bytes: string) => socket.write(bytes),
+    /** Stops reading: the server's answers wait in the kernel's buffers, then in the server. */
+    pause: () => socket.pause(),
+    /** Reads on, one chunk per turn of the event loop: a client slower than the server. */
+    readSlowly() {
+      socket.on("data", () => {
+        socket.pause();
+        setImmediate(() => socket.resume());
+      });
+      socket.resume();
+    },
     /** Resolves once the bytes received so far hold `count` answers. */
     async answers(count: number): Promise<void> {
       while (statusesOf(received).length < count) {
@@ -83,6 +98,16 @@ function parseAnswer(raw: string) {
   }
   const status = Number(statusLine.split(" ")[1]);
   return { status, headers, contentType: headers["content-type"] ?? "", text, body };
+}
+
+/** `count` pipelined GETs of the transactions list, whose answers are about 290 kB each. */
+async function largeAnswers(sandbox: Sandbox, count: number): Promise<string> {
+  const token = await sandbox.token();
+  const [user] = (await sandbox.get("/v1/end-users", "v2")).body as { id: string }[];
+  const path = `/v1/transactions?end_user_id=${user!.id}&from_date=2020-01-01&limit=1000`;
+  return `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Platform-Version: v2\r\n\r\n`.repeat(
+    count,
+  );
 }
 
 const SHORT_TIMEOUTS = { handshakeMs: 300, headersMs: 300, requestMs: 600 };
@@ -188,6 +213,22 @@ describe("transport", () => {
       expect(sessionAnswer.contentType).toBe("application/vnd.goa.error");
       expect((sessionAnswer.body as { name: string }).name).toBe("request_timeout");
       assertErrorOnPath("v1", "/v1/auth/session", sessionAnswer);
+    });
+
+    it("answers a body that comes after its request's 408 with nothing: the 408 was its answer", async () => {
+      // 17 MB of answers, more than the kernel's buffers hold for a client that does not read.
+      const count = 60;
+      const gets = await largeAnswers(http, count);
+      const connection = await openConnection(http.server.url);
+      connection.pause();
+      const upload = tokenRequest(http, 200);
+      // One write: the server reads the GETs and the upload's head at once, and times the upload out
+      // while its 408 waits behind the GETs' answers. The rest of the body comes after.
+      connection.write(gets + upload.slice(0, -100));
+      await sleep(3 * SHORT_TIMEOUTS.requestMs);
+      connection.write(upload.slice(-100));
+      connection.readSlowly();
+      expect(statusesOf(await connection.closed())).toEqual([...Array(count).fill(200), 408]);
     });
 
     it("answers a request answered before its body came once only: no 408 follows it", async () => {
@@ -302,6 +343,18 @@ describe("transport", () => {
       expect(issued).toBe(3);
     });
 
+    it("before a CONNECT all reach a client that sent more after it: the close waits for the client, it is no reset", async () => {
+      const count = 3;
+      const gets = await largeAnswers(pipelined, count);
+      // The requests after the CONNECT are never read: a socket closed with them unread was reset,
+      // and the answers sent but not yet read were lost.
+      const after = tokenRequest(pipelined, 200).repeat(1000);
+      issued = 0;
+      const raw = await send(`${gets}CONNECT /v1/token HTTP/1.1\r\nHost: x\r\n\r\n${after}`);
+      expect(statusesOf(raw)).toEqual([...Array(count).fill(200), 405]);
+      expect(issued).toBe(count + 1);
+    });
+
     it("before a malformed one are answered first, then its 400 and the close", async () => {
       issued = 0;
       const raw = await send(`${tokenRequest(pipelined, 200).repeat(3)}GARBAGE\r\n\r\n`);
@@ -372,6 +425,29 @@ describe("transport", () => {
     });
     afterAll(() => plain.close());
     const send = (bytes: string) => exchange(plain.server.url, bytes).then(parseAnswer);
+
+    it("closes a connection after its 400 within closeGraceMs, even if the client neither closes its side nor stops sending", async () => {
+      const lingering = await Sandbox.start({ tls: false, timeouts: { closeGraceMs: 200 } });
+      try {
+        const port = Number(new URL(lingering.server.url).port);
+        // A client that keeps its side open, and whose bytes keep the connection from going idle.
+        const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+        await once(socket, "connect");
+        let received = "";
+        socket.on("data", (chunk: Buffer) => {
+          received += chunk.toString("latin1");
+        });
+        socket.on("error", () => {});
+        const closed = new Promise((resolve) => socket.on("close", resolve));
+        socket.write("GARBAGE\r\n\r\n");
+        const trickle = setInterval(() => socket.write("x"), 20);
+        await closed;
+        clearInterval(trickle);
+        expect(statusesOf(received)).toEqual([400]);
+      } finally {
+        await lingering.close();
+      }
+    });
 
     it("answers bytes that are not HTTP, and unknown methods, with a 400 in the short shape and a close", async () => {
       for (const bytes of [
