@@ -198,36 +198,20 @@ function percentDecoded(run: string): string {
   }
 }
 
-/** What an answer shows besides its body. */
-export interface ShownParts {
-  url: string;
-  statusText: string;
-  headers: Headers;
-}
-
-/**
- * An answer's address, reason phrase and headers without the secret: `parts` itself when none holds
- * it. One look at all of them together (none holds a line break, so nothing is found across two);
- * only when that finds the secret is each redacted on its own, a header name that spells it renamed.
- */
-export function redactShownParts(parts: ShownParts, redact: Redact, budget = decodingBudget()): ShownParts {
-  const lines = [parts.url, parts.statusText];
-  for (const [name, value] of parts.headers) lines.push(name, value);
+/** The headers themselves when no name or value holds the secret; a redacted copy otherwise. */
+export function redactHeaders(headers: Headers, redact: Redact, budget = decodingBudget()): Headers {
+  // One look at every name and value (no header holds a line break, so none is found across two).
+  const lines: string[] = [];
+  for (const [name, value] of headers) lines.push(name, value);
   const all = lines.join("\n");
-  if (redact(all, undefined, budget) === all) return parts;
-  const headers = new Headers();
-  for (const [name, value] of parts.headers)
-    headers.append(
+  if (redact(all, undefined, budget) === all) return headers;
+  const copy = new Headers();
+  for (const [name, value] of headers)
+    copy.append(
       redact(name, undefined, budget) === name ? name : "x-redacted",
       redact(value, undefined, budget),
     );
-  const url = redact(parts.url, undefined, budget);
-  return { url, statusText: redact(parts.statusText, undefined, budget), headers };
-}
-
-/** The headers themselves when no name or value holds the secret; a redacted copy otherwise. */
-export function redactHeaders(headers: Headers, redact: Redact, budget = decodingBudget()): Headers {
-  return redactShownParts({ url: "", statusText: "", headers }, redact, budget).headers;
+  return copy;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
-import { decodingBudget, type Redact, redactBody, redactShownParts } from "./redact.js";
+import { decodingBudget, type Redact, redactBody, redactHeaders } from "./redact.js";
 import { acceptedReason, bounded, errorTextOf, withUrl } from "./response.js";
 import {
   type ErrorAnswer,
@@ -409,9 +409,14 @@ export function createTransport(config: TransportConfig): Transport {
    * phrase a Response would refuse. They and the error body share the answer's one `budget` of decoding work.
    */
   function shownParts(url: string, statusText: string, headers: Headers) {
+    const { redact } = config;
     const budget = decodingBudget();
-    const parts = { url, statusText: acceptedReason(statusText), headers };
-    return { ...redactShownParts(parts, config.redact, budget), budget };
+    return {
+      url: redact(url, undefined, budget),
+      statusText: redact(acceptedReason(statusText), undefined, budget),
+      headers: redactHeaders(headers, redact, budget),
+      budget,
+    };
   }
 
   /** What a failed fetch or body read becomes: the caller's abort reason, or the SDK's own error. */
