@@ -120,6 +120,23 @@ describe("curl samples against the sandbox", () => {
 });
 
 describe("TypeScript samples", () => {
+  it("a client sample reads the access token from the variable its client's README names", () => {
+    for (const version of VERSIONS) {
+      const readme = readFileSync(path.join(REPO, "packages", `client-${version}`, "README.md"), "utf8");
+      const named = [...readme.matchAll(/process\.env\.(CDAS_\w*TOKEN)/g)].map((match) => match[1]);
+      expect(new Set(named), version).toEqual(new Set(["CDAS_ACCESS_TOKEN"]));
+      const bearerSamples = ENTRIES.filter((entry) => entry.version === version)
+        .map((entry) => entry.samples.find((s) => s.label === `@cdas/client-${version}`)!.source)
+        .filter((source) => source.includes("Authorization"));
+      expect(bearerSamples.length, version).toBeGreaterThan(0);
+      for (const source of bearerSamples) {
+        expect([...source.matchAll(/process\.env\.(CDAS_\w*TOKEN)/g)].map((m) => m[1])).toEqual([
+          "CDAS_ACCESS_TOKEN",
+        ]);
+      }
+    }
+  });
+
   it("every sample compiles against the workspace's @cdas/sdk and @cdas/client-vN types", () => {
     const dir = mkdtempSync(path.join(SPEC_DIR, "node_modules", ".cdas-samples-"));
     try {

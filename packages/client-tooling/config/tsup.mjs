@@ -4,7 +4,9 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: ["src/index.ts"],
   format: ["esm", "cjs"],
-  dts: true,
+  // The shared runtime (@cdas/client-tooling, private) is bundled: its types too, or the declarations
+  // would import a package users never install.
+  dts: { resolve: [/^@cdas\/client-tooling/] },
   clean: true,
   sourcemap: true,
   target: "es2022",

@@ -1,6 +1,89 @@
 // Runtime code the client packages share; tsup bundles it into each client (this package is a devDependency).
-import type { Client, ClientOptions } from "openapi-fetch";
+import type {
+  Client,
+  ClientOptions,
+  ClientPathsWithMethod,
+  FetchResponse,
+  MaybeOptionalInit,
+  ParseAs,
+} from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
+
+type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+// biome-ignore lint/complexity/noBannedTypes: openapi-fetch's own constraint on a client's paths.
+type OperationsByPath = Record<string, Record<HttpMethod, {}>>;
+type Media = `${string}/${string}`;
+
+/** Whether the init of each path of a method may be left out. */
+type InitPresence<Paths extends OperationsByPath, Method extends HttpMethod> = {
+  [Path in ClientPathsWithMethod<Client<Paths>, Method>]: undefined extends MaybeOptionalInit<
+    Paths[Path],
+    Method
+  >
+    ? "optional"
+    : "required";
+};
+
+/**
+ * A call's init as written, `parseAs` the one part inferred; left out only where `Presence` allows.
+ * An indexed object, not a condition: each package that bundles these types has a copy of them, and
+ * copies of a condition on a type parameter do not match one another.
+ */
+type InitArgs<Init, As, Presence> = {
+  optional: [init?: Init & { parseAs?: As }];
+  required: [init: Init & { parseAs?: As }];
+}[Presence & ("optional" | "required")];
+
+/**
+ * A method of openapi-fetch's client whose init is checked as written: a key the operation does not
+ * have (a misspelt query parameter) fails to compile. openapi-fetch's own method infers the whole init
+ * and adds an index signature to it, so such a key compiles and is sent (openapi-typescript issue
+ * 2329). Only `parseAs` is inferred, as the type of `data` follows it.
+ */
+type ExactMethod<Paths extends OperationsByPath, Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+  As extends ParseAs = "json",
+>(
+  url: Path,
+  ...init: InitArgs<MaybeOptionalInit<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
+) => Promise<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>>;
+
+/** `ExactMethod` with the method as an argument. */
+type ExactRequestOf<Paths extends OperationsByPath, Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+  As extends ParseAs = "json",
+>(
+  method: Method,
+  url: Path,
+  ...init: InitArgs<MaybeOptionalInit<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
+) => Promise<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>>;
+
+/** openapi-fetch's `request`, exact: one signature per method, so that each path's init is known (see `InitArgs`). */
+type ExactRequest<Paths extends OperationsByPath> = ExactRequestOf<Paths, "get"> &
+  ExactRequestOf<Paths, "put"> &
+  ExactRequestOf<Paths, "post"> &
+  ExactRequestOf<Paths, "delete"> &
+  ExactRequestOf<Paths, "options"> &
+  ExactRequestOf<Paths, "head"> &
+  ExactRequestOf<Paths, "patch"> &
+  ExactRequestOf<Paths, "trace">;
+
+/** openapi-fetch's client (the same object) with each call's init checked as written (`ExactMethod`). */
+export interface ExactClient<Paths extends {}>
+  extends Omit<
+    Client<Paths>,
+    "request" | "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE"
+  > {
+  request: ExactRequest<Paths>;
+  GET: ExactMethod<Paths, "get">;
+  PUT: ExactMethod<Paths, "put">;
+  POST: ExactMethod<Paths, "post">;
+  DELETE: ExactMethod<Paths, "delete">;
+  OPTIONS: ExactMethod<Paths, "options">;
+  HEAD: ExactMethod<Paths, "head">;
+  PATCH: ExactMethod<Paths, "patch">;
+  TRACE: ExactMethod<Paths, "trace">;
+}
 
 type CreateClient = typeof openapiFetch.default;
 
@@ -21,7 +104,7 @@ const JSON_MEDIA_TYPE = "application/json; charset=UTF-8";
 export function createVersionedClient<Paths extends {}>(
   apiVersion: string,
   options?: ClientOptions,
-): Client<Paths> {
+): ExactClient<Paths> {
   const headers = openapiFetch.mergeHeaders(
     { "X-Platform-Version": apiVersion, Accept: JSON_MEDIA_TYPE },
     options?.headers,
@@ -35,5 +118,6 @@ export function createVersionedClient<Paths extends {}>(
     }
     return send(request, init);
   };
-  return createOpenApiFetchClient<Paths>({ ...options, headers, fetch });
+  // The same client: only the types of its methods' init are stricter.
+  return createOpenApiFetchClient<Paths>({ ...options, headers, fetch }) as unknown as ExactClient<Paths>;
 }

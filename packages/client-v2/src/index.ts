@@ -1,5 +1,5 @@
-import { createVersionedClient } from "@cdas/client-tooling/runtime";
-import type { ClientOptions, Client as OpenApiFetchClient } from "openapi-fetch";
+import { createVersionedClient, type ExactClient } from "@cdas/client-tooling/runtime";
+import type { ClientOptions } from "openapi-fetch";
 import { apiVersion } from "./generated/api-version.js";
 import type { paths } from "./generated/schema.js";
 
@@ -9,8 +9,11 @@ export { pagination } from "./generated/pagination.js";
 // `paths`, `components`, `operations` and a type per component schema (`Account`, `RateTier`, ...).
 export type * from "./generated/schema.js";
 
-/** The openapi-fetch client typed with this version's paths. */
-export type Client = OpenApiFetchClient<paths>;
+/**
+ * The openapi-fetch client typed with this version's paths, each call's init checked as written (a
+ * misspelt parameter fails to compile, which openapi-fetch's own types let through).
+ */
+export type Client = ExactClient<paths>;
 
 /**
  * Creates a client for this version. `baseUrl` and every other openapi-fetch option pass through;

@@ -71,6 +71,28 @@ describe("what every version rejects", () => {
     client.GET("/v1/token");
   });
 
+  it("a misspelt parameter or option is a type error (openapi-fetch's own types let it through)", () => {
+    const query = { end_user_id: "eu_2f9c81d4" };
+    // @ts-expect-error `limt` is not a query parameter of the accounts list
+    client.GET("/v1/accounts", { params: { query: { ...query, limt: 5 } } });
+    // @ts-expect-error `param` is not an option of a call
+    client.GET("/v1/accounts", { param: { query } });
+    // @ts-expect-error the same through `request`
+    client.request("get", "/v1/accounts", { params: { query: { ...query, limt: 5 } } });
+  });
+
+  it("the type of data follows parseAs", async () => {
+    const query = { end_user_id: "eu_2f9c81d4" };
+    const json = await client.GET("/v1/accounts", { params: { query } });
+    expectTypeOf<NonNullable<typeof json.data>>().toEqualTypeOf<AccountList>();
+    const text = await client.GET("/v1/accounts", { params: { query }, parseAs: "text" });
+    expectTypeOf<NonNullable<typeof text.data>>().toEqualTypeOf<string>();
+    const stream = await client.GET("/v1/accounts", { params: { query }, parseAs: "stream" });
+    expectTypeOf<NonNullable<typeof stream.data>>().toEqualTypeOf<NonNullable<Response["body"]>>();
+    // Options of fetch's own pass, as with openapi-fetch.
+    client.GET("/v1/accounts", { params: { query }, signal: AbortSignal.timeout(1000), cache: "no-store" });
+  });
+
   it("a missing required query parameter is a type error", () => {
     // @ts-expect-error end_user_id is required
     client.GET("/v1/accounts", { params: { query: { limit: 10 } } });
@@ -131,8 +153,12 @@ describe("the published declarations (dist/index.d.ts, through the package name)
     expectTypeOf<Published.paths>().toEqualTypeOf<Source.paths>();
     expectTypeOf<Published.components>().toEqualTypeOf<Source.components>();
     expectTypeOf<Published.operations>().toEqualTypeOf<Source.operations>();
-    expectTypeOf<Published.Client>().toEqualTypeOf<Source.Client>();
-    expectTypeOf<typeof Published.createClient>().toEqualTypeOf<typeof Source.createClient>();
+    // The client type is the shared runtime's, bundled into the declarations: a copy, so the same
+    // shape both ways rather than one identical type.
+    expectTypeOf<Published.Client>().toExtend<Source.Client>();
+    expectTypeOf<Source.Client>().toExtend<Published.Client>();
+    expectTypeOf<typeof Published.createClient>().toExtend<typeof Source.createClient>();
+    expectTypeOf<typeof Source.createClient>().toExtend<typeof Published.createClient>();
     expectTypeOf<typeof Published.pagination>().toEqualTypeOf<typeof Source.pagination>();
     expectTypeOf<typeof Published.apiVersion>().toEqualTypeOf<"v2">();
   });

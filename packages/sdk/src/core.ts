@@ -1,7 +1,7 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
 import type { Client, ClientOptions } from "openapi-fetch";
 import { version } from "../package.json";
-import { JSON_MEDIA_TYPE, VERSION_HEADER } from "./api.js";
+import { JSON_MEDIA_TYPE, PATH_PREFIX, VERSION_HEADER } from "./api.js";
 import {
   bodyReadError,
   failedInCallersCode,
@@ -86,8 +86,8 @@ export interface SdkOptions<V extends string = string> {
 }
 
 export interface VersionDefinition {
-  // biome-ignore lint/suspicious/noExplicitAny: each version narrows this through Sdk<V>.
-  createClient: (options: ClientOptions) => Client<any>;
+  /** The version's openapi-fetch client; the SDK calls it untyped (`Sdk<V>` types what it hands out). */
+  createClient: (options: ClientOptions) => object;
   pagination: Readonly<Record<string, PaginationSpec>>;
 }
 
@@ -257,11 +257,12 @@ export function buildSdk(
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
   // openapi-fetch's default fetch is there for form's sake: every method passes a fetch of its call's
   // own (withTypedBodyErrors), the one a middleware also gets as `options.fetch`.
+  // biome-ignore lint/suspicious/noExplicitAny: the untyped engine, as VersionDefinition says.
   const engine = definition.createClient({
     baseUrl,
     fetch: (request: Request) => transport(request),
     headers,
-  });
+  }) as Client<any>;
 
   const typed: Typed = (error, method, path, signal, context) => {
     // The caller's abort rejects with the caller's reason, whenever it comes.
@@ -303,7 +304,12 @@ export function buildSdk(
         const { pagination } = definition;
         const spec =
           typeof path === "string" && Object.hasOwn(pagination, path) ? pagination[path] : undefined;
-        if (!spec) throw invalidOptions(`${textOf(path)} is not a list operation of ${version}`);
+        if (!spec) {
+          const lists = Object.keys(pagination).join(", ");
+          throw invalidOptions(
+            `${textOf(path)} is not a list operation of ${version} (its list operations: ${lists})`,
+          );
+        }
         return createPaginator(paginatorContext, path, spec, init as never, paginateOptions);
       },
       withOptions(callOptions) {
@@ -535,5 +541,11 @@ function checkBaseUrl(raw: string, allowInsecureLoopback: boolean): string {
       `baseUrl must use https (got ${url.protocol.replace(":", "")}); the service rejects plain http`,
     );
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  const path = url.pathname.replace(/\/+$/, "");
+  // The paths the SDK calls start with the prefix: a baseUrl ending in it would call /v1/v1/...
+  if (path.toLowerCase().endsWith(PATH_PREFIX))
+    throw invalidOptions(
+      `baseUrl ends in ${PATH_PREFIX}, which every path of the API starts with: give the service's address without it (got ${url.origin}${path})`,
+    );
+  return `${url.origin}${path}`;
 }

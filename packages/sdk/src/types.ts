@@ -1,8 +1,10 @@
 /** Version-dependent types: the client, the list paths and their item types come from each client package. */
+
+import type { ExactClient } from "@cdas/client-tooling/runtime";
 import type * as V1 from "@cdas/client-v1";
 import type * as V2 from "@cdas/client-v2";
 import type * as V3 from "@cdas/client-v3";
-import type { Client, MaybeOptionalInit } from "openapi-fetch";
+import type { MaybeOptionalInit } from "openapi-fetch";
 import type { FILLED_QUERY } from "./api.js";
 import type { SdkCallOptions } from "./core.js";
 import type { PaginateOptions, Paginator } from "./paginate.js";
@@ -23,7 +25,7 @@ export type PathsOf<V extends Version> = VersionTypes[V]["paths"];
  * generator leaves it out: every client sends it). Over a union of versions, one client of the paths
  * they share, each answering the union of their bodies (a union of clients could not be called).
  */
-export type ClientOf<V extends Version> = Client<SdkPaths<V>>;
+export type ClientOf<V extends Version> = ExactClient<SdkPaths<V>>;
 
 /** The paths of a version with what the SDK fills in made optional, where the document requires it. */
 type SdkPaths<V extends Version> = {

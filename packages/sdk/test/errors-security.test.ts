@@ -156,6 +156,9 @@ describe("baseUrl security", () => {
     ["ftp://127.0.0.1", /must use https/, true],
     ["https://user:pw@api.example.com", /credentials/],
     ["not a url", /absolute URL/],
+    // Every path starts with /v1: this baseUrl would call /v1/v1/token.
+    ["https://api.example.com/v1/", /^baseUrl ends in \/v1, .* \(got https:\/\/api\.example\.com\/v1\)$/],
+    ["https://api.example.com/base/V1", /ends in \/v1/],
   ] as const)("refuses %s", (baseUrl, message, allow?: boolean) => {
     let failure: unknown;
     try {
@@ -169,6 +172,7 @@ describe("baseUrl security", () => {
   it.each([
     ["https://api.example.com/", undefined, "https://api.example.com"],
     ["https://api.example.com/base/", undefined, "https://api.example.com/base"],
+    ["https://api.example.com/v1x", undefined, "https://api.example.com/v1x"],
     ["http://127.0.0.1:8080", true, "http://127.0.0.1:8080"],
     ["http://[::1]:8080", true, "http://[::1]:8080"],
     ["http://localhost:8080", true, "http://localhost:8080"],

@@ -319,7 +319,10 @@ describe("limits and pages", () => {
 
   it("refuses a path that is not a list operation", () => {
     const sdk = testSdk(scriptedFetch(() => json({})).fetch);
-    expect(() => sdk.paginate("/v1/token")).toThrow(/not a list operation/);
+    // Each list operation named, so that a misspelt path finds its spelling.
+    expect(() => sdk.paginate("/v1/acounts" as never)).toThrow(
+      /^\/v1\/acounts is not a list operation of v2 \(its list operations: .*\/v1\/accounts, /,
+    );
   });
 
   it.each(["constructor", "__proto__", "toString", Symbol("path")])(
@@ -331,7 +334,9 @@ describe("limits and pages", () => {
       expect(() => sdk.paginate(path as never)).toThrow(
         expect.objectContaining({
           code: "invalid_options",
-          message: `${String(path)} is not a list operation of v2`,
+          message: expect.stringContaining(
+            `${String(path)} is not a list operation of v2 (its list operations: `,
+          ),
         }),
       );
       expect(server.calls).toEqual([]);

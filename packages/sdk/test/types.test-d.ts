@@ -36,6 +36,18 @@ describe("sdk.client", () => {
     v2.client.GET("/v1/nope");
   });
 
+  it("refuses a misspelt parameter or option, which openapi-fetch's own types let through", async () => {
+    // @ts-expect-error `limt` is not a query parameter of the accounts list
+    v2.client.GET("/v1/accounts", { params: { query: { end_user_id: "eu_1", limt: 5 } } });
+    // @ts-expect-error nor of the institutions list, whose client_id the SDK fills in
+    v3.client.GET("/v1/institutions", { params: { query: { industy: "energy" } } });
+    // @ts-expect-error `param` is not an option of a call
+    v1.client.GET("/v1/accounts", { param: query.params });
+    // parseAs still decides the type of data
+    const { data } = await v2.client.GET("/v1/accounts", { ...query, parseAs: "text" });
+    expectTypeOf(data).toEqualTypeOf<string | undefined>();
+  });
+
   it("takes a middleware typed with the Middleware the SDK exports", () => {
     const middleware: Middleware = { onRequest: ({ request }) => request };
     expectTypeOf(middleware).toMatchTypeOf<Parameters<typeof v2.client.use>[0]>();
@@ -160,6 +172,8 @@ describe("code generic over the version", () => {
     await sdk.client.GET("/v1/institutions");
     // @ts-expect-error end_user_id is required in every version
     await sdk.client.GET("/v1/accounts", { params: { query: {} } });
+    // @ts-expect-error a query parameter no version has
+    await sdk.client.GET("/v1/accounts", { params: { query: { end_user_id: "eu_1", limt: 5 } } });
     // @ts-expect-error a path no version has
     await sdk.client.GET("/v1/nowhere");
   });

@@ -174,7 +174,7 @@ export function clientSample(doc, version, { method, path, item, operation }) {
   const init = initSource(args, { expressions: { client_secret: 'process.env.CDAS_CLIENT_SECRET ?? ""' } });
   const verb = method.toUpperCase();
   const headers = needsBearer(doc, operation)
-    ? `\n  // CDAS_TOKEN: the access_token of POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_TOKEN}\` },`
+    ? `\n  // CDAS_ACCESS_TOKEN: the access_token of POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_ACCESS_TOKEN ?? ""}\` },`
     : "";
   return `import { createClient } from "@cdas/client-${version}";
 
