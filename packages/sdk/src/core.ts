@@ -257,11 +257,11 @@ export function buildSdk(
   // loopback socket openapi-fetch's middleware machinery alone costs about a tenth of a call.)
   // openapi-fetch's default fetch is there for form's sake: every method passes a fetch of its call's
   // own (withTypedBodyErrors), the one a middleware also gets as `options.fetch`.
-  // biome-ignore lint/suspicious/noExplicitAny: the untyped engine, as VersionDefinition says.
   const engine = definition.createClient({
     baseUrl,
     fetch: (request: Request) => transport(request),
     headers,
+    // biome-ignore lint/suspicious/noExplicitAny: the untyped engine, as VersionDefinition says.
   }) as Client<any>;
 
   const typed: Typed = (error, method, path, signal, context) => {
