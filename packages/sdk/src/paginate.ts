@@ -312,6 +312,11 @@ function nextLink(data: unknown, url: string, path: string, scope: URL, redact: 
   if (target.href.length > MAX_LINK_LENGTH)
     throw invalidResponse(`links.next of ${path} is longer than ${MAX_LINK_LENGTH} characters once encoded`);
   if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
+  // A fragment is never sent (and the answer's address has none): the link followed is without it.
+  target.hash = "";
+  // The secret goes in the token call's body alone, never in an address (logs and proxies keep those).
+  if (redact(target.href) !== target.href)
+    throw invalidResponse(`links.next of ${path} holds the client secret: not followed`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {
     throw invalidResponse(`links.next of ${path} points outside ${path} on the API's origin`);
   }

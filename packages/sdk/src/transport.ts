@@ -364,6 +364,9 @@ export function createTransport(config: TransportConfig): Transport {
     }
     if (method !== "GET" && method !== "HEAD") return undefined;
     if (target.username || target.password) throw refused(", a redirect to an address with credentials");
+    // The secret goes in the token call's body alone, never in an address (logs and proxies keep those).
+    if (config.redact(target.href) !== target.href)
+      throw refused(", a redirect to an address that holds the client secret: not followed");
     if (redirects >= MAX_REDIRECTS) throw refused(`, more than ${MAX_REDIRECTS} redirects`);
     return target.href;
   }
@@ -432,6 +435,20 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   /**
+   * The SDK's token goes to the API's origin alone: a call that openapi-fetch builds for another
+   * (a per-call `baseUrl`) or that a middleware sends elsewhere (a Request of its own) is refused.
+   */
+  function checkOrigin(request: Request): void {
+    const target = new URL(request.url).origin;
+    if (target === origin) return;
+    throw invalidOptions(
+      config.redact(
+        `${called(request.method, request.url)}: the SDK sends its calls, and its token, only to ${origin} (baseUrl's origin), not to ${target} (a per-call baseUrl or a middleware's Request)`,
+      ),
+    );
+  }
+
+  /**
    * A call's own headers win over the SDK's, but not on the version: an answer of another version (or of
    * the console's pinned one, without the header) would come back typed as the SDK's.
    */
@@ -459,6 +476,7 @@ export function createTransport(config: TransportConfig): Transport {
     const isTokenCall = request.method === "POST" && filled === tokenUrl;
     let answer: Response | ErrorAnswer;
     try {
+      checkOrigin(request);
       checkVersion(request);
       answer = await withRetries({ request, body, isTokenCall, context });
     } catch (error) {

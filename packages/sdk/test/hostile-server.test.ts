@@ -216,6 +216,31 @@ describe("redirects", () => {
     expect(elsewhere.seen).toEqual([]);
   });
 
+  it("a call built for another origin (a per-call baseUrl, a middleware's Request) is refused: no token leaves", async () => {
+    const elsewhere = await serve((_, response) => response.writeHead(200).end('{"data": ["forged"]}'));
+    const { origin, seen } = await serve(api((_, response) => response.writeHead(200).end('{"data": []}')));
+    const sdk = sdkFor(origin);
+    const perCall = await failureOf(
+      untyped(sdk.client).GET("/v1/accounts", {
+        baseUrl: `${elsewhere.origin.replace("127.0.0.1", "localhost")}`,
+      }),
+    );
+    expect(perCall).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((perCall as Error).message).toBe(
+      `GET /v1/accounts: the SDK sends its calls, and its token, only to ${origin} (baseUrl's origin), not to ${elsewhere.origin.replace("127.0.0.1", "localhost")} (a per-call baseUrl or a middleware's Request)`,
+    );
+    const elsewhereUrl = `${elsewhere.origin}/v1/accounts`;
+    sdk.client.use({ onRequest: ({ request }) => new Request(elsewhereUrl, request) });
+    const fromMiddleware = await failureOf(getAccounts(sdk));
+    expect(fromMiddleware).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((fromMiddleware as Error).message).toContain(`not to ${elsewhere.origin}`);
+    await expect(
+      sdk.paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } }).toArray(),
+    ).rejects.toThrow(CdasInvalidOptionsError);
+    expect(elsewhere.seen).toEqual([]);
+    expect(seen).toEqual([]); // refused before the token was asked for
+  });
+
   it("a same-origin redirect of a read is followed, with the bearer", async () => {
     const { origin, seen } = await serve(
       api((request, response) => {
@@ -265,6 +290,32 @@ describe("redirects the SDK follows no further", () => {
       "GET /v1/accounts answered HTTP 302, a redirect to an address with credentials",
     );
     expect(seen.slice(1).map((request) => request.url)).toEqual(["/v1/accounts"]);
+  });
+
+  it("a same-origin redirect or a links.next whose address holds the secret is not followed", async () => {
+    const leaked = `/v1/accounts?echo=${encodeURIComponent(SECRET)}`;
+    const { origin, seen } = await serve(
+      api((request, response) => {
+        if (request.url.startsWith("/v1/accounts?end_user_id"))
+          response.writeHead(200).end(JSON.stringify({ data: [1], links: { next: leaked } }));
+        else response.writeHead(302, { location: leaked }).end();
+      }),
+    );
+    const sdk = sdkFor(origin);
+    const redirected = await failureOf(getAccounts(sdk));
+    expect(redirected).toBeInstanceOf(CdasInvalidResponseError);
+    expect((redirected as Error).message).toBe(
+      "GET /v1/accounts answered HTTP 302, a redirect to an address that holds the client secret: not followed",
+    );
+    const walk = sdk.paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } });
+    await expect(walk.toArray()).rejects.toThrow(
+      "links.next of /v1/accounts holds the client secret: not followed",
+    );
+    // The secret reached no address: each request asked for the first answer only.
+    expect(seen.slice(1).map((request) => request.url)).toEqual([
+      "/v1/accounts",
+      "/v1/accounts?end_user_id=eu_1",
+    ]);
   });
 });
 
@@ -473,21 +524,21 @@ describe("network failures name their cause", () => {
         pages++;
         // The second page's connection is cut before any answer.
         if (pages > 1) return response.socket?.destroy();
-        const next = `/v1/accounts?end_user_id=${secret}&offset=25`;
         response
           .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ data: [{ id: "acc_1" }], links: { next } }));
+          .end(JSON.stringify({ data: [{ id: "acc_1" }], links: { next: "/v1/accounts?offset=25" } }));
       }),
     );
     const sdk = sdkFor(origin, { clientSecret: secret });
-    const walk = untyped(sdk).paginate("/v1/accounts", { params: { query: { end_user_id: secret } } });
+    // The caller's own query holds the secret: the SDK sends what it is asked to, and shows it nowhere.
+    const query = { end_user_id: "eu_1", note: secret };
+    const walk = untyped(sdk).paginate("/v1/accounts", { params: { query } });
     const failure = await failureOf(walk.toArray());
     expect(failure).toBeInstanceOf(CdasConnectionError);
-    expect(failure).toMatchObject({
-      method: "GET",
-      url: `${origin}/v1/accounts?end_user_id=[redacted]&offset=25`,
-    });
-    expect(JSON.stringify(failure)).not.toContain(secret);
+    expect(failure).toMatchObject({ method: "GET", url: `${origin}/v1/accounts?offset=25` });
+    const first = await failureOf(untyped(sdk).paginate("/v1/accounts", { params: { query } }).toArray());
+    expect(first).toMatchObject({ url: `${origin}/v1/accounts?end_user_id=eu_1&note=[redacted]` });
+    expect(JSON.stringify([failure, first])).not.toContain(secret);
   });
 
   it("a certificate that is not trusted: named, pointed to the README, and not retried", async () => {
@@ -700,6 +751,22 @@ describe("memory stays bounded on a long-lived signal", () => {
     await expect
       .poll(() => signals.map((signal) => getEventListeners(signal, "abort").length))
       .toEqual([0, 0, 0]);
+  });
+});
+
+describe("a walk whose links carry a fragment", () => {
+  it("walks every page: a fragment is not sent, so the page answered is the link followed", async () => {
+    const { origin } = await serve(
+      api((request, response) => {
+        const page = Number(new URL(request.url, "http://x").searchParams.get("page") ?? 0);
+        const next = page < 4 ? `/v1/accounts?end_user_id=e&page=${page + 1}#top` : undefined;
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: [page], links: next ? { next } : {} }));
+      }),
+    );
+    const walk = sdkFor(origin).paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } });
+    expect(await walk.toArray()).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
@@ -989,7 +1056,7 @@ describe("the secret is redacted from everything handed back", () => {
     expect(leaksSpelled(thrown), inspect(thrown)).toBe(false);
   });
 
-  it("percent-encoded in any way, in a header, a Location and the address of a followed redirect", async () => {
+  it("percent-encoded in any way, in a header and a Location (not followed)", async () => {
     const everyByte = [...new TextEncoder().encode(SECRET)]
       .map((byte) => `%${byte.toString(16).padStart(2, "0")}`)
       .join("");
@@ -1008,12 +1075,15 @@ describe("the secret is redacted from everything handed back", () => {
       }),
     );
     const client = untyped(sdkFor(origin).client);
-    const followed = await client.GET("/v1/accounts?moved=1", {});
-    expect(followed.response.headers.get("link")).toBe("[redacted]");
-    expect(followed.response.url).toBe("[redacted]");
-    const refused = await failureOf(client.GET("/v1/accounts?away=1", {}));
-    expect(refused).toBeInstanceOf(CdasInvalidResponseError);
-    for (const shown of [[...followed.response.headers], followed.response.url, refused])
+    const answered = await client.GET("/v1/accounts", {});
+    expect(answered.response.headers.get("link")).toBe("[redacted]");
+    // A redirect whose address spells the secret is not followed, to the same origin or another.
+    const moved = await failureOf(client.GET("/v1/accounts?moved=1", {}));
+    expect(moved).toBeInstanceOf(CdasInvalidResponseError);
+    expect((moved as Error).message).toContain("holds the client secret: not followed");
+    const away = await failureOf(client.GET("/v1/accounts?away=1", {}));
+    expect(away).toBeInstanceOf(CdasInvalidResponseError);
+    for (const shown of [[...answered.response.headers], moved, away])
       expect(leaksSpelled(shown), inspect(shown)).toBe(false);
   });
 
@@ -1070,11 +1140,11 @@ describe("the secret is redacted from everything handed back", () => {
       const failed = await client.GET("/v1/accounts?fail=1", {});
       expect(failed.error, spelled).toBe(WITHHELD_BODY);
       expect(failed.response.headers.get("x-echo"), spelled).toBe("[redacted]");
-      // A page whose address is withheld is still walked (from the address the SDK asked for).
-      const pages = await sdk
-        .paginate("/v1/accounts", { params: { query: { moved: "1" } } } as never)
-        .toArray();
-      expect(pages).toEqual([1]);
+      // A redirect to an address that spells it, however, is not followed.
+      const walk = sdk.paginate("/v1/accounts", { params: { query: { moved: "1" } } } as never);
+      await expect(walk.toArray(), spelled).rejects.toThrow(
+        "a redirect to an address that holds the client secret: not followed",
+      );
     }
   });
 
@@ -1113,7 +1183,7 @@ describe("the secret is redacted from everything handed back", () => {
     expect(nine.error).toBe(WITHHELD_BODY);
   });
 
-  it("the address of a followed redirect, in a timeout and a size-limit error", async () => {
+  it("a redirect to an address that spells it is refused, before a timeout or a size limit could name it", async () => {
     const { origin } = await serve(
       api((request, response) => {
         if (!request.url.includes(SECRET_MARK))
@@ -1126,11 +1196,13 @@ describe("the secret is redacted from everything handed back", () => {
       }),
     );
     const client = untyped(sdkFor(origin, { timeoutMs: 300, maxResponseBytes: 1000 }).client);
-    const timedOut = await failureOf(client.GET("/v1/accounts?stall=1", {}));
-    expect(timedOut).toBeInstanceOf(CdasTimeoutError);
-    const tooLarge = await failureOf(client.GET("/v1/accounts?large=1", {}));
-    expect(tooLarge).toBeInstanceOf(CdasInvalidResponseError);
-    for (const failure of [timedOut, tooLarge]) expect(leaksSpelled(failure), inspect(failure)).toBe(false);
+    const stalled = await failureOf(client.GET("/v1/accounts?stall=1", {}));
+    const large = await failureOf(client.GET("/v1/accounts?large=1", {}));
+    for (const failure of [stalled, large]) {
+      expect(failure).toBeInstanceOf(CdasInvalidResponseError);
+      expect((failure as Error).message).toContain("holds the client secret: not followed");
+      expect(leaksSpelled(failure), inspect(failure)).toBe(false);
+    }
   });
 
   it("a secret holding an @ (a URL's user-name separator) is redacted whole, and nothing else is", async () => {
