@@ -11,7 +11,7 @@ import {
   unreadableOptions,
 } from "./errors.js";
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
-import { secretRedactor, textOf } from "./redact.js";
+import { type Redact, redactError, secretRedactor, textOf } from "./redact.js";
 import { HEADER_TEXT, withUrl } from "./response.js";
 import {
   type CallContext,
@@ -289,7 +289,7 @@ export function buildSdk(
    * it the transport (the token, its renewal) and the middleware: only the limits of their calls differ.
    */
   const sdkWithin = (callLimits: CallLimits): SdkCore => {
-    const client = withTypedBodyErrors(engine, transport, callLimits, typed);
+    const client = withTypedBodyErrors(engine, transport, callLimits, typed, redact);
     const paginatorContext = {
       get: (schemaPath: string, pageInit: unknown) => client.GET(schemaPath as never, pageInit as never),
       baseUrl,
@@ -307,7 +307,7 @@ export function buildSdk(
         if (!spec) {
           const lists = Object.keys(pagination).join(", ");
           throw invalidOptions(
-            `${textOf(path)} is not a list operation of ${version} (its list operations: ${lists})`,
+            redact(`${textOf(path)} is not a list operation of ${version} (its list operations: ${lists})`),
           );
         }
         return createPaginator(paginatorContext, path, spec, init as never, paginateOptions);
@@ -368,6 +368,7 @@ function withTypedBodyErrors(
   transport: Transport,
   limits: CallLimits,
   typed: Typed,
+  redact: Redact,
   // biome-ignore lint/suspicious/noExplicitAny: as above.
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
@@ -391,7 +392,7 @@ function withTypedBodyErrors(
       if (parseAs !== undefined && !PARSE_AS.includes(parseAs)) {
         const allowed = PARSE_AS.join(", ");
         throw invalidOptions(
-          `${method} ${textOf(path)}: parseAs must be one of ${allowed} (got ${shown(parseAs)})`,
+          redact(`${method} ${textOf(path)}: parseAs must be one of ${allowed} (got ${shown(parseAs)})`),
         );
       }
       context = newCallContext(limits, signal);
@@ -424,6 +425,14 @@ function withTypedBodyErrors(
   return {
     ...client,
     ...methods,
+    // openapi-fetch throws a plain Error for a middleware that is not one: the SDK's error instead.
+    use(...middleware) {
+      try {
+        client.use(...middleware);
+      } catch (error) {
+        throw invalidOptions(redact(`sdk.client.use: ${textOf(error)}`), redactError(error, redact));
+      }
+    },
     // openapi-fetch upper-cases the method before any promise exists: anything else would throw at once.
     // A name fetch refuses is refused here on every runtime (Bun's fetch sends "" and "g e t" as GET).
     request: ((method: unknown, path: never, init: never) =>
@@ -433,7 +442,9 @@ function withTypedBodyErrors(
           )
         : Promise.reject(
             invalidOptions(
-              `sdk.client.request needs a method name fetch sends, not CONNECT, TRACE or TRACK (got ${shown(method)})`,
+              redact(
+                `sdk.client.request needs a method name fetch sends, not CONNECT, TRACE or TRACK (got ${shown(method)})`,
+              ),
             ),
           )) as typeof client.request,
   };

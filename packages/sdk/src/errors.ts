@@ -319,7 +319,8 @@ export function failedInCallersCode(
   // A middleware may hand openapi-fetch a body of the server's: JSON.parse's excerpt of it goes, as below.
   const shown = error instanceof SyntaxError ? withoutExcerpt(error) : error;
   const reason = redact(textOf(shown));
-  return new CdasInvalidOptionsError(`${method} ${path}: ${CALLERS_FAILURE[stage]} (${reason})`, {
+  // The caller's path may hold the secret too (a query of theirs).
+  return new CdasInvalidOptionsError(redact(`${method} ${path}: ${CALLERS_FAILURE[stage]} (${reason})`), {
     cause: redactError(shown, redact),
   });
 }

@@ -539,6 +539,45 @@ describe("the client secret never leaks", () => {
     (JSON.stringify(value) ?? "").includes(SECRET_MARK) ||
     String(value).includes(SECRET_MARK);
 
+  it("is absent from a refusal that echoes the caller's own path, query or method", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+    const query = `cs=${encodeURIComponent(SECRET)}`;
+    const refusals: unknown[] = [
+      await untyped(sdk.client)
+        .GET(`/v1/accounts?${query}`, { parseAs: "nope" })
+        .catch((error: unknown) => error),
+      await untyped(sdk.client)
+        .request(`GET ${SECRET}`, "/v1/accounts")
+        .catch((error: unknown) => error),
+    ];
+    try {
+      sdk.paginate(`/v1/accounts?${query}` as never);
+    } catch (error) {
+      refusals.push(error);
+    }
+    sdk.client.use({
+      onRequest() {
+        throw new Error("refused by the caller's middleware");
+      },
+    });
+    refusals.push(
+      await untyped(sdk.client)
+        .GET(`/v1/accounts/${encodeURIComponent(SECRET)}`, {})
+        .catch((error: unknown) => error),
+    );
+    expect(refusals).toHaveLength(4);
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(CdasInvalidOptionsError);
+      expect(leaks(refusal), inspect(refusal)).toBe(false);
+    }
+  });
+
+  it("sdk.client.use of something that is not a middleware is the SDK's error", () => {
+    const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+    expect(() => sdk.client.use({} as never)).toThrow(CdasInvalidOptionsError);
+    expect(() => sdk.client.use({} as never)).toThrow(/^sdk\.client\.use: /);
+  });
+
   it("is absent from the sdk object, its client and a paginator", () => {
     const sdk = testSdk(scriptedFetch(() => json({})).fetch);
     expect(leaks(sdk)).toBe(false);
