@@ -3,6 +3,7 @@ import type { Client, ClientOptions } from "openapi-fetch";
 import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, PATH_PREFIX, VERSION_HEADER } from "./api.js";
 import {
+  apiErrorFor,
   bodyReadError,
   failedInCallersCode,
   invalidOptions,
@@ -403,10 +404,11 @@ function withTypedBodyErrors(
       return Promise.reject(fail(error)); // a parseAs refused, or a getter of the call's options threw
     }
     return pending.then(
-      (result) => {
+      (answered) => {
+        const result = withErrorOfEmptyAnswer(answered as CallResult, method, redact);
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
-        if (parseAs === "stream") return withTypedStream(result as StreamResult, context, fail);
+        if (parseAs === "stream") return withTypedStream(result, context, fail);
         context.readDeadline?.end();
         return result;
       },
@@ -455,10 +457,22 @@ function shown(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : textOf(value);
 }
 
-/** What openapi-fetch answers with `parseAs: "stream"`: the body unread as `data` (none for a 204 or HEAD). */
-interface StreamResult {
+/** What openapi-fetch answers: `data` (with `parseAs: "stream"`, the body unread) or `error`. */
+interface CallResult {
   data?: unknown;
+  error?: unknown;
   response: Response;
+}
+
+/**
+ * openapi-fetch hands back an error answer without a body (an empty one, a HEAD's) as `error:
+ * undefined` or `""`, which its types say cannot happen with no `data`: `if (error)` would read it as
+ * a success. Such an answer's `error` is the SDK's error of its status instead.
+ */
+function withErrorOfEmptyAnswer(result: CallResult, method: string, redact: Redact): CallResult {
+  const { error, response } = result;
+  if (response.status < 400 || (error !== undefined && error !== "")) return result;
+  return { ...result, error: apiErrorFor(response, method, response.url, undefined, redact) };
 }
 
 /**
@@ -467,10 +481,10 @@ interface StreamResult {
  * failed; `data` and `response.body` are that one stream.
  */
 function withTypedStream(
-  result: StreamResult,
+  result: CallResult,
   context: CallContext,
   typed: (error: unknown) => unknown,
-): StreamResult {
+): CallResult {
   const { data, response } = result;
   if (!(data instanceof ReadableStream)) {
     context.readDeadline?.end();

@@ -8,6 +8,7 @@ import {
   failedInCallersCode,
   invalidOptions,
   invalidResponse,
+  isCdasApiError,
   paginationLoop,
   pathOf,
   refuseUnknownOptions,
@@ -270,6 +271,8 @@ async function getPage(
   init: RequestInitLike,
 ): Promise<Fetched> {
   const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "json" });
+  // An answer without a body already has the SDK's error as its `error` (core.ts).
+  if (!response.ok && isCdasApiError(error)) throw error;
   if (!response.ok)
     throw apiErrorFor(
       response,

@@ -28,6 +28,9 @@ import {
   CdasInvalidOptionsError,
   CdasInvalidRequestError,
   CdasInvalidResponseError,
+  CdasNotFoundError,
+  CdasRateLimitError,
+  CdasServerError,
   CdasTimeoutError,
   isCdasError,
 } from "../src/errors.js";
@@ -320,6 +323,32 @@ describe("redirects the SDK follows no further", () => {
 });
 
 describe("every failure is the SDK's own type, from sdk.client and paginate alike", () => {
+  it.each([
+    [500, "content-length: 0", CdasServerError],
+    [404, "content-length: 0", CdasNotFoundError],
+    [429, "an empty chunked body", CdasRateLimitError],
+  ] as const)(
+    "an error answer %i with %s comes back with the SDK's error as `error`, and paginate throws it",
+    async (status, form, type) => {
+      const { origin } = await serve(
+        api((_, response) => {
+          if (form === "content-length: 0") response.writeHead(status, { "content-length": "0" }).end();
+          else response.writeHead(status, { "transfer-encoding": "chunked" }).end();
+        }),
+      );
+      const sdk = sdkFor(origin);
+      // openapi-fetch alone answers { data: undefined, error: undefined }: `if (error)` would read a success.
+      const { data, error, response } = await getAccounts(sdk);
+      expect(response.status).toBe(status);
+      expect(data).toBeUndefined();
+      expect(error).toBeInstanceOf(type);
+      expect(error).toMatchObject({ status, message: `GET /v1/accounts answered HTTP ${status}` });
+      const head = await untyped(sdk.client).HEAD("/v1/accounts", {});
+      expect(head.error).toBeInstanceOf(type);
+      await expect(sdk.paginate("/v1/accounts").toArray()).rejects.toBeInstanceOf(type);
+    },
+  );
+
   it("a 2xx body that is not JSON", async () => {
     const { origin } = await serve(
       api((_, response) => response.writeHead(200, { "content-type": "application/json" }).end("{not json")),
