@@ -23,9 +23,11 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * that spell it refused, pages remembered by digest, and more of the caller's odd values typed; then
  * (the twelfth session, 12.4 KB) Bun's codings undone by undici's rules, a walk's return() that does
  * not wait, one decoding budget per body, error bodies read only as far as they are kept, and a
- * custom fetch's answer examined whole; the bench prints it.
+ * custom fetch's answer examined whole; then (the nineteenth session's red team, 13.5 KB) calls kept
+ * to baseUrl's origin, addresses holding the secret not followed, the SDK's error for an error
+ * answer without a body, and refusals of the caller's input redacted; the bench prints it.
  */
-const OWN_CODE_GZIP_BUDGET_BYTES = 13 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 13.5 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.
