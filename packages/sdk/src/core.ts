@@ -1,5 +1,5 @@
 /** Builds an SDK from one version's client factory and pagination map (version-agnostic). */
-import type { Client, ClientOptions } from "openapi-fetch";
+import type { Client, ClientOptions, Middleware } from "openapi-fetch";
 import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, PATH_PREFIX, VERSION_HEADER } from "./api.js";
 import {
@@ -265,6 +265,8 @@ export function buildSdk(
     // biome-ignore lint/suspicious/noExplicitAny: the untyped engine, as VersionDefinition says.
   }) as Client<any>;
 
+  const middleware = middlewareOf(engine);
+
   const typed: Typed = (error, method, path, signal, context) => {
     // The caller's abort rejects with the caller's reason, whenever it comes.
     if (signal?.aborted) return signal.reason;
@@ -273,12 +275,11 @@ export function buildSdk(
     // The SDK's fetch failed (with its own error) and something else came out: a middleware's onError.
     if (context.failure !== undefined && error !== context.failure)
       return failedInCallersCode(error, method, pathOnly, redact, "on the failure");
-    // Answered and its body untouched, the read not ended: the failure came between the two, from a
-    // middleware (Bun leaves `bodyUsed` false when the deadline ends a read). An answer without a body
-    // (a 205) is never used: openapi-fetch parsing nothing as JSON is the server's doing.
+    // Answered, and not past every middleware's onResponse: one of them failed (unless the deadline
+    // passed meanwhile: a slow onResponse). Past them, the failure is the body read's.
     const { answer } = context;
     const deadlinePassed = context.readDeadline?.timedOut === true;
-    if (answer?.body && !answer.bodyUsed && !deadlinePassed)
+    if (answer !== undefined && middleware.inUse() && !context.pastMiddleware && !deadlinePassed)
       return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
     // The answer's address names the call whole (which page of a walk); the message keeps its path.
     const { timeoutMs } = context.limits;
@@ -290,7 +291,7 @@ export function buildSdk(
    * it the transport (the token, its renewal) and the middleware: only the limits of their calls differ.
    */
   const sdkWithin = (callLimits: CallLimits): SdkCore => {
-    const client = withTypedBodyErrors(engine, transport, callLimits, typed, redact);
+    const client = withTypedBodyErrors(engine, transport, callLimits, typed, redact, middleware);
     const paginatorContext = {
       get: (schemaPath: string, pageInit: unknown) => client.GET(schemaPath as never, pageInit as never),
       baseUrl,
@@ -328,6 +329,50 @@ export function buildSdk(
   return sdkWithin(limits);
 }
 
+/** The engine's middleware, as the SDK tells a middleware's failure on the answer from a failed body read. */
+interface MiddlewareOf {
+  /** Whether the caller has added a middleware (to the client, or to a call of theirs). */
+  inUse(): boolean;
+  /** Puts the SDK's own in place, before the caller's first. */
+  needed(): void;
+  /** Adds the caller's middleware (after the SDK's own). */
+  use(...middleware: Middleware[]): void;
+  /** Ties a call's fetch (openapi-fetch hands it to middleware as `options.fetch`) to the call. */
+  track(fetch: (request: Request) => Promise<Response>, context: CallContext): void;
+}
+
+/**
+ * Once the caller adds a middleware, one of the SDK's comes first, so that its onResponse runs last
+ * (openapi-fetch runs them in reverse) and marks the call's answer as past them all. None before: the
+ * machinery costs a call's time. Shared by the SDKs of `withOptions`, as the engine is.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the untyped engine.
+function middlewareOf(engine: Client<any>): MiddlewareOf {
+  const calls = new WeakMap<object, CallContext>();
+  let inUse = false;
+  const marker: Middleware = {
+    onResponse({ options }) {
+      const context = calls.get(options.fetch);
+      if (context) context.pastMiddleware = true;
+    },
+  };
+  const needed = () => {
+    if (!inUse) engine.use(marker);
+    inUse = true;
+  };
+  return {
+    inUse: () => inUse,
+    needed,
+    use(...middleware) {
+      needed();
+      engine.use(...middleware);
+    },
+    track(fetch, context) {
+      if (inUse) calls.set(fetch, context);
+    },
+  };
+}
+
 /** The client's methods; each reads and parses an answer's body. */
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
@@ -344,6 +389,7 @@ const PARSE_AS: readonly string[] = ["json", "text", "blob", "arrayBuffer", "str
 interface CallOptions {
   signal?: AbortSignal | null;
   parseAs?: string;
+  middleware?: unknown;
 }
 
 /** What a failure of a client's call becomes (`signal` is the call's own; `context`, what the transport saw of it). */
@@ -370,6 +416,7 @@ function withTypedBodyErrors(
   limits: CallLimits,
   typed: Typed,
   redact: Redact,
+  middleware: MiddlewareOf,
   // biome-ignore lint/suspicious/noExplicitAny: as above.
 ): Client<any> {
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
@@ -397,7 +444,10 @@ function withTypedBodyErrors(
         );
       }
       context = newCallContext(limits, signal);
+      // A call's own middleware (openapi-fetch's `middleware` option) runs before the client's on the answer.
+      if (Array.isArray(options?.middleware) && options.middleware.length > 0) middleware.needed();
       const fetch = (request: Request) => transport(request, context);
+      middleware.track(fetch, context);
       // Redirects are the transport's to follow (same origin only): the request says so to any fetch.
       pending = run({ ...options, parseAs, signal, fetch, redirect: "manual" } as never);
     } catch (error) {
@@ -428,9 +478,9 @@ function withTypedBodyErrors(
     ...client,
     ...methods,
     // openapi-fetch throws a plain Error for a middleware that is not one: the SDK's error instead.
-    use(...middleware) {
+    use(...added) {
       try {
-        client.use(...middleware);
+        middleware.use(...added);
       } catch (error) {
         throw invalidOptions(redact(`sdk.client.use: ${textOf(error)}`), redactError(error, redact));
       }

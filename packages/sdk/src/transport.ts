@@ -65,6 +65,8 @@ export interface CallContext {
   readDeadline: Deadline | undefined;
   /** What the transport failed with, if it did: anything else thrown for the call came from a middleware's onError. */
   failure: unknown;
+  /** Set once the answer is past every middleware's onResponse: a failure after that is the body read's. */
+  pastMiddleware: boolean;
 }
 
 /** A context of a call's own, for a caller that does not share one (the token call, a middleware's own fetch). */
@@ -76,6 +78,7 @@ export function newCallContext(limits: CallLimits, callerSignal?: AbortSignal | 
     answer: undefined,
     readDeadline: undefined,
     failure: undefined,
+    pastMiddleware: false,
   };
 }
 

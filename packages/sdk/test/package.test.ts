@@ -25,7 +25,8 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * not wait, one decoding budget per body, error bodies read only as far as they are kept, and a
  * custom fetch's answer examined whole; then (the nineteenth session's red team, 13.5 KB) calls kept
  * to baseUrl's origin, addresses holding the secret not followed, the SDK's error for an error
- * answer without a body, and refusals of the caller's input redacted; the bench prints it.
+ * answer without a body, refusals of the caller's input redacted, and the middleware that tells a
+ * middleware's failure from a body read's; the bench prints it.
  */
 const OWN_CODE_GZIP_BUDGET_BYTES = 13.5 * 1024;
 

@@ -712,6 +712,46 @@ describe("middleware of the user's (sdk.client.use)", () => {
     });
   });
 
+  it.each([
+    ["a 204", () => new Response(null, { status: 204 }), "GET"],
+    ["a HEAD", () => new Response(null, { status: 200 }), "HEAD"],
+    ["an answer whose body it read first", () => json({ data: [1] }), "GET"],
+  ] as const)(
+    "that throws on %s is the caller's code too, and a body that fails after it is the server's",
+    async (_case, answer, method) => {
+      const thrown = new Error("audit log unavailable");
+      const sdk = testSdk(scriptedFetch(answer).fetch);
+      sdk.client.use({
+        async onResponse({ response }) {
+          if (response.body) await response.text();
+          throw thrown;
+        },
+      });
+      const failure = await untyped(sdk.client)
+        [method]("/v1/accounts", {})
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({
+        name: "CdasInvalidOptionsError",
+        message: `${method} /v1/accounts: a middleware threw on the answer (audit log unavailable)`,
+        cause: thrown,
+      });
+      // The same from a call's own middleware (openapi-fetch's `middleware` option).
+      const perCall = testSdk(scriptedFetch(answer).fetch);
+      const ownMiddleware = [{ onResponse: () => Promise.reject(thrown) }];
+      const fromCall = await untyped(perCall.client)
+        [method]("/v1/accounts", { middleware: ownMiddleware })
+        .catch((error: unknown) => error);
+      expect(fromCall).toMatchObject({ name: "CdasInvalidOptionsError", cause: thrown });
+      // With a middleware that lets the answer through, a body that is not JSON is still the server's.
+      const notJson = testSdk(scriptedFetch(() => new Response("{nope", { status: 200 })).fetch);
+      notJson.client.use({ onResponse: ({ response }) => response });
+      const invalid = await untyped(notJson.client)
+        .GET("/v1/accounts", {})
+        .catch((error: unknown) => error);
+      expect(invalid).toMatchObject({ name: "CdasInvalidResponseError" });
+    },
+  );
+
   it("that throws on the answer fails the call as the caller's code, not as the connection", async () => {
     const server = scriptedFetch(() => json({ data: [1] }));
     const thrown = new Error("audit log unavailable");
