@@ -69,6 +69,7 @@ describe("what every version rejects", () => {
     client.GET("/v1/token");
   });
 
+  // The exact init is the clients' shared runtime's (ExactClient), the same in every version: checked here once.
   it("a misspelt parameter or option is a type error (openapi-fetch's own types let it through)", () => {
     const query = { end_user_id: "eu_2f9c81d4" };
     // @ts-expect-error `limt` is not a query parameter of the accounts list
