@@ -58,7 +58,7 @@ export class InputEcho {
   private readonly secrets: readonly string[];
 
   constructor(secrets: readonly string[]) {
-    const forms = secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]);
+    const forms = secrets.flatMap((secret) => [secret, ...percentEncodings(secret)]);
     // Longest first, so that a secret containing another is redacted whole.
     this.secrets = [...new Set(forms)].filter((form) => form !== "").sort((a, b) => b.length - a.length);
   }
@@ -91,6 +91,16 @@ export class InputEcho {
     for (const secret of this.secrets) if (shown.includes(secret)) shown = shown.replaceAll(secret, REDACTED);
     return shown;
   }
+}
+
+/**
+ * The ways a client may percent-encode a secret in a path or a query: either letter case of the hex
+ * digits, and a space as `+` (a form's encoding of a query).
+ */
+function percentEncodings(secret: string): string[] {
+  const upper = encodeURIComponent(secret);
+  const lower = upper.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  return [upper, lower].flatMap((form) => [form, form.replaceAll("%20", "+")]);
 }
 
 function cutNote(input: string): string {

@@ -251,6 +251,27 @@ describe("messages", () => {
     expect((member.body as Json).message).toBe("body field [redacted] is not allowed here");
   });
 
+  it("take out a secret of the caller's percent-encoded in lower case, or with a space as +", async () => {
+    const clientSecret = "my team's secret/ü 2026";
+    const custom = await Sandbox.start({ clientSecret });
+    try {
+      const lower = encodeURIComponent(clientSecret).replace(/%[0-9A-F]{2}/g, (escape) =>
+        escape.toLowerCase(),
+      );
+      const plus = encodeURIComponent(clientSecret).replaceAll("%20", "+");
+      for (const path of [`/v1/${lower}`, `/v1/accounts?end_user_id=eu_2f9c81d4&${plus}=1`]) {
+        const response = await custom.get(path, "v2");
+        const message = (response.body as Json).message as string;
+        const encoded = path.includes("+") ? plus : lower;
+        expect(response.status, path).toBeGreaterThanOrEqual(400);
+        expect(message, path).toContain("[redacted]");
+        expect(message, path).not.toContain(encoded);
+      }
+    } finally {
+      await custom.close();
+    }
+  });
+
   it("log a path as they repeat it: no secret, and at most 100 characters (onResponse)", async () => {
     const logged: string[] = [];
     const logging = await Sandbox.start({ onResponse: (entry) => logged.push(entry.path) });
