@@ -433,6 +433,23 @@ describe("version switcher", () => {
     await page.close();
   });
 
+  it.each([1280, 700])(
+    "Redoc's menu (its search box first) stays below the bar after a jump, %i px wide",
+    async (width) => {
+      const page = await newPage();
+      await page.setViewportSize({ width, height: 800 });
+      await openReference(page, `${server.url}v2.html#tag/Banking/operation/listAccounts`);
+      await page.waitForFunction(() => window.scrollY > 500);
+      const bar = (await page.locator('[data-testid="site-nav"]').boundingBox())!;
+      // The bar wraps onto more lines in a narrow window: the menu follows its height.
+      await expect
+        .poll(async () => (await page.locator(".menu-content").boundingBox())!.y)
+        .toBeGreaterThanOrEqual(bar.y + bar.height);
+      await screenshot(page, `reference-menu-below-bar-${width}`);
+      await page.close();
+    },
+  );
+
   it("the bar stays in view while the reader scrolls", async () => {
     const page = await newPage();
     await openReference(page, `${server.url}v1.html`);
