@@ -279,7 +279,7 @@ export function buildSdk(
     // passed meanwhile: a slow onResponse). Past them, the failure is the body read's.
     const { answer } = context;
     const deadlinePassed = context.readDeadline?.timedOut === true;
-    if (answer !== undefined && middleware.inUse() && !context.pastMiddleware && !deadlinePassed)
+    if (answer !== undefined && context.watched && !context.pastMiddleware && !deadlinePassed)
       return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
     // The answer's address names the call whole (which page of a walk); the message keeps its path.
     const { timeoutMs } = context.limits;
@@ -331,13 +331,14 @@ export function buildSdk(
 
 /** The engine's middleware, as the SDK tells a middleware's failure on the answer from a failed body read. */
 interface MiddlewareOf {
-  /** Whether the caller has added a middleware (to the client, or to a call of theirs). */
-  inUse(): boolean;
   /** Puts the SDK's own in place, before the caller's first. */
   needed(): void;
   /** Adds the caller's middleware (after the SDK's own). */
   use(...middleware: Middleware[]): void;
-  /** Ties a call's fetch (openapi-fetch hands it to middleware as `options.fetch`) to the call. */
+  /**
+   * Ties a call's fetch (openapi-fetch hands it to middleware as `options.fetch`) to the call, which is
+   * `watched` if a middleware of the caller's runs on it (openapi-fetch fixes the list as a call starts).
+   */
   track(fetch: (request: Request) => Promise<Response>, context: CallContext): void;
 }
 
@@ -351,9 +352,10 @@ function middlewareOf(engine: Client<any>): MiddlewareOf {
   const calls = new WeakMap<object, CallContext>();
   let inUse = false;
   const marker: Middleware = {
-    onResponse({ options }) {
+    onResponse({ options, response }) {
       const context = calls.get(options.fetch);
-      if (context) context.pastMiddleware = true;
+      // A body a middleware read without a clone cannot be read again: its doing, not the server's.
+      if (context && !response.bodyUsed) context.pastMiddleware = true;
     },
   };
   const needed = () => {
@@ -361,14 +363,15 @@ function middlewareOf(engine: Client<any>): MiddlewareOf {
     inUse = true;
   };
   return {
-    inUse: () => inUse,
     needed,
     use(...middleware) {
       needed();
       engine.use(...middleware);
     },
     track(fetch, context) {
-      if (inUse) calls.set(fetch, context);
+      if (!inUse) return;
+      context.watched = true;
+      calls.set(fetch, context);
     },
   };
 }
@@ -515,14 +518,15 @@ interface CallResult {
 }
 
 /**
- * openapi-fetch hands back an error answer without a body (an empty one, a HEAD's) as `error:
- * undefined` or `""`, which its types say cannot happen with no `data`: `if (error)` would read it as
- * a success. Such an answer's `error` is the SDK's error of its status instead.
+ * openapi-fetch hands back an answer that is not ok without a body (an empty one, a HEAD's, an
+ * unfollowed 3xx) as `error: undefined` or `""`, and a JSON `null`, `false` or `0` as itself, which its
+ * types say cannot happen with no `data`: `if (error)` would read it as a success. Such an answer's
+ * `error` is the SDK's error of its status instead (the falsy value as its body).
  */
 function withErrorOfEmptyAnswer(result: CallResult, method: string, redact: Redact): CallResult {
   const { error, response } = result;
-  if (response.status < 400 || (error !== undefined && error !== "")) return result;
-  return { ...result, error: apiErrorFor(response, method, response.url, undefined, redact) };
+  if (response.ok || error) return result;
+  return { ...result, error: apiErrorFor(response, method, response.url, error, redact) };
 }
 
 /**
@@ -617,8 +621,9 @@ function checkBaseUrl(raw: string, allowInsecureLoopback: boolean): string {
     );
   }
   const path = url.pathname.replace(/\/+$/, "");
-  // The paths the SDK calls start with the prefix: a baseUrl ending in it would call /v1/v1/...
-  if (path.toLowerCase().endsWith(PATH_PREFIX))
+  // The paths the SDK calls start with the prefix: a baseUrl that is the origin and it would call
+  // /v1/v1/... (a gateway's longer path ending in it is left alone: it may be the mount point).
+  if (path.toLowerCase() === PATH_PREFIX)
     throw invalidOptions(
       `baseUrl ends in ${PATH_PREFIX}, which every path of the API starts with: give the service's address without it (got ${url.origin}${path})`,
     );

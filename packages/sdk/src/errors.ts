@@ -297,7 +297,7 @@ export type CallersStage = "before sending" | "on the answer" | "on the failure"
 const CALLERS_FAILURE: Record<CallersStage, string> = {
   "before sending":
     "failed before it was sent (openapi-fetch could not build the request, or a middleware's onRequest threw or answered it)",
-  "on the answer": "a middleware threw on the answer",
+  "on the answer": "a middleware failed on the answer (it threw, or read the body without a clone)",
   "on the failure":
     "failed after a middleware's onError took over the SDK's failure (it threw, returned an error, or answered with a body that failed)",
 };

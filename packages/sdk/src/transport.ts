@@ -65,6 +65,8 @@ export interface CallContext {
   readDeadline: Deadline | undefined;
   /** What the transport failed with, if it did: anything else thrown for the call came from a middleware's onError. */
   failure: unknown;
+  /** Whether a middleware of the caller's runs on the call (then the SDK's own marks `pastMiddleware`). */
+  watched: boolean;
   /** Set once the answer is past every middleware's onResponse: a failure after that is the body read's. */
   pastMiddleware: boolean;
 }
@@ -78,6 +80,7 @@ export function newCallContext(limits: CallLimits, callerSignal?: AbortSignal | 
     answer: undefined,
     readDeadline: undefined,
     failure: undefined,
+    watched: false,
     pastMiddleware: false,
   };
 }

@@ -158,7 +158,7 @@ describe("baseUrl security", () => {
     ["not a url", /absolute URL/],
     // Every path starts with /v1: this baseUrl would call /v1/v1/token.
     ["https://api.example.com/v1/", /^baseUrl ends in \/v1, .* \(got https:\/\/api\.example\.com\/v1\)$/],
-    ["https://api.example.com/base/V1", /ends in \/v1/],
+    ["https://api.example.com/V1", /ends in \/v1/],
   ] as const)("refuses %s", (baseUrl, message, allow?: boolean) => {
     let failure: unknown;
     try {
@@ -173,6 +173,7 @@ describe("baseUrl security", () => {
     ["https://api.example.com/", undefined, "https://api.example.com"],
     ["https://api.example.com/base/", undefined, "https://api.example.com/base"],
     ["https://api.example.com/v1x", undefined, "https://api.example.com/v1x"],
+    ["https://gateway.example.com/cdas/v1", undefined, "https://gateway.example.com/cdas/v1"],
     ["http://127.0.0.1:8080", true, "http://127.0.0.1:8080"],
     ["http://[::1]:8080", true, "http://[::1]:8080"],
     ["http://localhost:8080", true, "http://localhost:8080"],

@@ -24,6 +24,7 @@ import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SdkOptions } from "../src/core.js";
 import {
+  CdasApiError,
   CdasConnectionError,
   CdasInvalidOptionsError,
   CdasInvalidRequestError,
@@ -327,13 +328,21 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     [500, "content-length: 0", CdasServerError],
     [404, "content-length: 0", CdasNotFoundError],
     [429, "an empty chunked body", CdasRateLimitError],
+    [400, "a JSON null", CdasInvalidRequestError],
+    [503, "a JSON false", CdasServerError],
+    [300, "content-length: 0", CdasApiError],
   ] as const)(
-    "an error answer %i with %s comes back with the SDK's error as `error`, and paginate throws it",
+    "an answer %i with %s comes back with the SDK's error as `error`, and paginate throws it",
     async (status, form, type) => {
       const { origin } = await serve(
         api((_, response) => {
           if (form === "content-length: 0") response.writeHead(status, { "content-length": "0" }).end();
-          else response.writeHead(status, { "transfer-encoding": "chunked" }).end();
+          else if (form === "an empty chunked body")
+            response.writeHead(status, { "transfer-encoding": "chunked" }).end();
+          else
+            response
+              .writeHead(status, { "content-type": "application/json" })
+              .end(form === "a JSON null" ? "null" : "false");
         }),
       );
       const sdk = sdkFor(origin);

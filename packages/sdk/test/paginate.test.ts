@@ -732,7 +732,7 @@ describe("middleware of the user's (sdk.client.use)", () => {
         .catch((error: unknown) => error);
       expect(failure).toMatchObject({
         name: "CdasInvalidOptionsError",
-        message: `${method} /v1/accounts: a middleware threw on the answer (audit log unavailable)`,
+        message: `${method} /v1/accounts: a middleware failed on the answer (it threw, or read the body without a clone) (audit log unavailable)`,
         cause: thrown,
       });
       // The same from a call's own middleware (openapi-fetch's `middleware` option).
@@ -752,6 +752,50 @@ describe("middleware of the user's (sdk.client.use)", () => {
     },
   );
 
+  it("that reads the answer's body without a clone fails the call as the caller's code, not as the connection", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({ data: [1] })).fetch);
+    sdk.client.use({
+      async onResponse({ response }) {
+        await response.text(); // logged, and the body gone
+      },
+    });
+    const failure = await untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      name: "CdasInvalidOptionsError",
+      message: expect.stringContaining(
+        "a middleware failed on the answer (it threw, or read the body without a clone)",
+      ),
+    });
+  });
+
+  it("added while a call is in flight is not blamed for that call's failed body read", async () => {
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => {
+      reading = resolve;
+    });
+    let body!: ReadableStreamDefaultController;
+    const stalled = new ReadableStream(
+      {
+        start: (controller) => {
+          body = controller;
+        },
+        pull: () => reading(), // the answer is being read: the call is under way
+      },
+      { highWaterMark: 0 },
+    );
+    const answer = () => new Response(stalled, { headers: { "content-type": "application/json" } });
+    const sdk = testSdk(scriptedFetch(answer).fetch, { maxRetries: 0 });
+    const call = untyped(sdk.client)
+      .GET("/v1/accounts", {})
+      .catch((error: unknown) => error);
+    await read;
+    sdk.client.use({ onResponse: ({ response }) => response });
+    body.error(new TypeError("terminated"));
+    expect(await call).toMatchObject({ name: "CdasConnectionError" });
+  });
+
   it("that throws on the answer fails the call as the caller's code, not as the connection", async () => {
     const server = scriptedFetch(() => json({ data: [1] }));
     const thrown = new Error("audit log unavailable");
@@ -762,7 +806,8 @@ describe("middleware of the user's (sdk.client.use)", () => {
     });
     expect(failure).toMatchObject({
       name: "CdasInvalidOptionsError",
-      message: "GET /v1/accounts: a middleware threw on the answer (audit log unavailable)",
+      message:
+        "GET /v1/accounts: a middleware failed on the answer (it threw, or read the body without a clone) (audit log unavailable)",
       cause: thrown,
     });
     expect(server.dataCalls()).toHaveLength(1);

@@ -48,6 +48,12 @@ describe("sdk.client", () => {
     expectTypeOf(data).toEqualTypeOf<string | undefined>();
   });
 
+  it("hands itself to a library typed against openapi-fetch's own client, as the version's OpenApiFetchClient", () => {
+    const takesOpenApiFetchClient = (loose: V2.OpenApiFetchClient) => loose;
+    takesOpenApiFetchClient(v2.client as V2.OpenApiFetchClient);
+    expectTypeOf(v3.client as V3.OpenApiFetchClient).toHaveProperty("GET");
+  });
+
   it("takes a middleware typed with the Middleware the SDK exports", () => {
     const middleware: Middleware = { onRequest: ({ request }) => request };
     expectTypeOf(middleware).toMatchTypeOf<Parameters<typeof v2.client.use>[0]>();
