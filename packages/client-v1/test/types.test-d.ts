@@ -1,5 +1,6 @@
 import type { ErrorMessages, OpenPaths } from "@cdas/client-tooling/testing";
 import type * as Published from "@cdas/client-v1";
+import type { Client as OpenApiFetchClientOf } from "openapi-fetch";
 import { describe, expectTypeOf, it } from "vitest";
 import type * as Source from "../src/index.js";
 import {
@@ -12,8 +13,10 @@ import {
   createClient,
   type ExtendedError,
   type Fee,
+  type OpenApiFetchClient,
   type operations,
   pagination,
+  type paths,
   type RateTier,
   type ShortError,
 } from "../src/index.js";
@@ -78,6 +81,15 @@ describe("what every version rejects", () => {
     client.GET("/v1/accounts", { param: { query } });
     // @ts-expect-error the same through `request`
     client.request("get", "/v1/accounts", { params: { query: { ...query, limt: 5 } } });
+  });
+
+  it("hands itself to a library typed against openapi-fetch's own client as OpenApiFetchClient", () => {
+    const takesOpenApiFetchClient = (loose: OpenApiFetchClientOf<paths>) => loose;
+    // @ts-expect-error the exact client is not openapi-fetch's type (their methods' signatures differ)
+    takesOpenApiFetchClient(client);
+    expectTypeOf(takesOpenApiFetchClient(client as OpenApiFetchClient)).toEqualTypeOf<
+      OpenApiFetchClientOf<paths>
+    >();
   });
 
   it("the type of data follows parseAs", async () => {

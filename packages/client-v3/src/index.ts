@@ -1,5 +1,5 @@
 import { createVersionedClient, type ExactClient } from "@cdas/client-tooling/runtime";
-import type { ClientOptions } from "openapi-fetch";
+import type { ClientOptions, Client as OpenApiFetchClientOf } from "openapi-fetch";
 import { apiVersion } from "./generated/api-version.js";
 import type { paths } from "./generated/schema.js";
 
@@ -14,6 +14,13 @@ export type * from "./generated/schema.js";
  * misspelt parameter fails to compile, which openapi-fetch's own types let through).
  */
 export type Client = ExactClient<paths>;
+
+/**
+ * openapi-fetch's own client type for these paths, for a library typed against it (openapi-react-query,
+ * swr-openapi): `client as OpenApiFetchClient`. The same object; its calls' options are then checked as
+ * openapi-fetch checks them.
+ */
+export type OpenApiFetchClient = OpenApiFetchClientOf<paths>;
 
 /**
  * Creates a client for this version. `baseUrl` and every other openapi-fetch option pass through;
