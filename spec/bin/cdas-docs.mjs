@@ -29,6 +29,13 @@ try {
   process.exit(2);
 }
 
+const port = Number(values.port);
+if (!/^\d+$/.test(values.port) || port > 65535) {
+  process.stderr.write(
+    `cdas-docs: --port ${values.port} is not a port (0 to 65535; 0 picks a free one)\n${USAGE}\n`,
+  );
+  process.exit(2);
+}
 if (!LOOPBACK.has(values.host)) {
   process.stderr.write(`cdas-docs: refusing to listen on ${values.host}; use a loopback address.\n`);
   process.exit(2);
@@ -39,5 +46,13 @@ if (!existsSync(path.join(values.root, "index.html"))) {
   );
   process.exit(1);
 }
-const { url } = await startStaticServer({ root: values.root, host: values.host, port: Number(values.port) });
-process.stdout.write(`CDAS API docs: ${url} (serving ${values.root}; Ctrl+C to stop)\n`);
+try {
+  const { url } = await startStaticServer({ root: values.root, host: values.host, port });
+  process.stdout.write(`CDAS API docs: ${url} (serving ${values.root}; Ctrl+C to stop)\n`);
+} catch (error) {
+  // A port in use (EADDRINUSE) or not ours to take (EACCES): said in a line, not a stack.
+  process.stderr.write(
+    `cdas-docs: cannot listen on ${values.host}:${port} (${error.code ?? error.message})\n`,
+  );
+  process.exit(1);
+}

@@ -37,8 +37,9 @@ export function createStaticServer(root) {
       return;
     }
     let file;
+    let pathname;
     try {
-      const { pathname } = new URL(request.url ?? "/", "http://localhost");
+      ({ pathname } = new URL(request.url ?? "/", "http://localhost"));
       file = path.resolve(base, `.${decodeURIComponent(pathname)}`);
     } catch {
       // An address URL cannot read (`//`) or a path that is not UTF-8 once decoded (`/%E0`).
@@ -49,8 +50,10 @@ export function createStaticServer(root) {
       answer(response, 403, "Forbidden");
       return;
     }
-    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
-    if (!existsSync(file) || !statSync(file).isFile()) {
+    const isFolder = existsSync(file) && statSync(file).isDirectory();
+    if (isFolder) file = path.join(file, "index.html");
+    // A file asked for as a folder (`/v1.html/`) is not found: served, its relative links would break.
+    if ((!isFolder && pathname.endsWith("/")) || !existsSync(file) || !statSync(file).isFile()) {
       answer(response, 404, "Not found");
       return;
     }

@@ -415,6 +415,42 @@ describe("docs server", () => {
     expect(stderr).toContain("loopback");
   });
 
+  it("names a port that is not one, and a port it cannot take, in a line without a stack", async () => {
+    for (const port of ["abc", "99999"]) {
+      const run = spawnSync(
+        process.execPath,
+        ["bin/cdas-docs.mjs", "--root", path.join(dist, "docs"), "--port", port],
+        {
+          cwd: path.resolve(import.meta.dirname, ".."),
+          encoding: "utf8",
+        },
+      );
+      expect(run.status, port).toBe(2);
+      expect(run.stderr, port).toContain(`--port ${port} is not a port`);
+      expect(run.stderr, port).not.toContain("    at ");
+    }
+    const taken = await startStaticServer({ root: path.join(dist, "docs") });
+    try {
+      const port = new URL(taken.url).port;
+      const run = spawnSync(
+        process.execPath,
+        ["bin/cdas-docs.mjs", "--root", path.join(dist, "docs"), "--port", port],
+        {
+          cwd: path.resolve(import.meta.dirname, ".."),
+          encoding: "utf8",
+        },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      expect(run.stderr).not.toContain("    at ");
+      // A page asked for as a folder is not served (its relative links would break).
+      expect((await rawGet(taken.url, "/v1.html/")).status).toBe(404);
+      expect((await rawGet(taken.url, "/changes/")).status).not.toBe(200);
+    } finally {
+      await taken.close();
+    }
+  });
+
   it("names an option it does not know, with its usage, and no stack", () => {
     const run = spawnSync(process.execPath, ["bin/cdas-docs.mjs", "--prot", "4021"], {
       cwd: path.resolve(import.meta.dirname, ".."),
