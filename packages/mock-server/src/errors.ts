@@ -99,7 +99,7 @@ export class InputEcho {
  */
 function percentEncodings(secret: string): string[] {
   const upper = encodeURIComponent(secret);
-  const lower = upper.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  const lower = upper.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
   return [upper, lower].flatMap((form) => [form, form.replaceAll("%20", "+")]);
 }
 

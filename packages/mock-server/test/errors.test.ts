@@ -255,8 +255,8 @@ describe("messages", () => {
     const clientSecret = "my team's secret/ü 2026";
     const custom = await Sandbox.start({ clientSecret });
     try {
-      const lower = encodeURIComponent(clientSecret).replace(/%[0-9A-F]{2}/g, (escape) =>
-        escape.toLowerCase(),
+      const lower = encodeURIComponent(clientSecret).replace(/%[0-9A-F]{2}/g, (percent) =>
+        percent.toLowerCase(),
       );
       const plus = encodeURIComponent(clientSecret).replaceAll("%20", "+");
       for (const path of [`/v1/${lower}`, `/v1/accounts?end_user_id=eu_2f9c81d4&${plus}=1`]) {
