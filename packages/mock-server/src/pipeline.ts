@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener } from "node
 import { parse as parseQuery } from "fast-querystring";
 import { VERSION_HEADER, type VersionBundle } from "./bundle.js";
 import { checkCredentials, runOperation } from "./checks.js";
-import { ApiError } from "./errors.js";
+import { ApiError, type InputEcho } from "./errors.js";
 import type { SandboxState } from "./handlers.js";
 import { errorReply, type Reply, resultReply } from "./replies.js";
 import type { Routes } from "./routes.js";
@@ -52,8 +52,11 @@ interface RequestParts {
   headers: IncomingHttpHeaders;
   /** Text of the body; undefined without one. */
   body: string | undefined;
-  /** Why the body was not read (too large, or over the server's budget): the answer, at the body's step. */
-  bodyRefusal?: ApiError;
+  /**
+   * Why the request is refused before its operation runs: an expectation the sandbox cannot meet, or a
+   * body not read (too large, or over the server's budget). The answer, at the body's step.
+   */
+  refusal?: ApiError;
 }
 
 // Absolute-form request targets (`GET https://host/path`) are answered like their path.
@@ -119,7 +122,9 @@ function serve(
   }
   // An expectation the sandbox cannot meet is answered at once: the client may wait for the answer
   // before it sends the body.
-  if (!readsBody || unmetExpectation(request.headers) !== undefined) {
+  const expectation = unmetExpectation(request.headers);
+  if (expectation !== undefined) parts.refusal = expectationFailed(expectation, pipeline.state.echo);
+  if (!readsBody || parts.refusal) {
     respond(handleRequest(pipeline, parts));
     return;
   }
@@ -127,7 +132,7 @@ function serve(
     .read(request)
     .then((read) => {
       if ("text" in read) parts.body = read.text;
-      else parts.bodyRefusal = bodyRefusal(read.refused, pipeline.bodies.budgetBytes);
+      else parts.refusal = bodyRefusal(read.refused, pipeline.bodies.budgetBytes);
       respond(handleRequest(pipeline, parts));
     })
     // handleRequest turns every failure into a reply; this only guards the write to a socket gone bad.
@@ -189,12 +194,7 @@ function handleRequest(pipeline: Pipeline, request: RequestParts): Reply {
   const { byMethod, op, onPath } = operationsAt(pipeline, version.version, template, method);
   let reply: Reply;
   try {
-    if (request.bodyRefusal) throw request.bodyRefusal;
-    const expectation = unmetExpectation(headers);
-    if (expectation !== undefined) {
-      const message = `header Expect asks for ${pipeline.state.echo.quoted(expectation)}, which the sandbox cannot meet; it meets only 100-continue`;
-      throw new ApiError(417, message, "expectation_failed", {}, true);
-    }
+    if (request.refusal) throw request.refusal;
     if (!onPath) {
       // Only with bundles whose versions have different paths: this one is in another version only.
       const message = `no operation at ${method} ${template} in ${version.version}`;
@@ -287,6 +287,12 @@ function chooseVersion(
 
 // Node's own test for the one expectation HTTP/1.1 defines (RFC 9110, 10.1.1), which it meets itself.
 const CONTINUE_EXPECTATION = /(?:^|\W)100-continue(?:$|\W)/i;
+
+/** The answer to an `Expect` the sandbox cannot meet. */
+function expectationFailed(expectation: string, echo: InputEcho): ApiError {
+  const message = `header Expect asks for ${echo.quoted(expectation)}, which the sandbox cannot meet; it meets only 100-continue`;
+  return new ApiError(417, message, "expectation_failed", {}, true);
+}
 
 /** An `Expect` header value other than 100-continue, which the sandbox cannot meet. */
 function unmetExpectation(headers: IncomingHttpHeaders): string | undefined {
