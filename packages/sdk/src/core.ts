@@ -458,7 +458,7 @@ function withTypedBodyErrors(
     }
     return pending.then(
       (answered) => {
-        const result = withErrorOfEmptyAnswer(answered as CallResult, method, redact);
+        const result = withErrorOfStatus(answered as CallResult, method, redact);
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
         if (parseAs === "stream") return withTypedStream(result, context, fail);
@@ -518,12 +518,12 @@ interface CallResult {
 }
 
 /**
- * openapi-fetch hands back an answer that is not ok without a body (an empty one, a HEAD's, an
- * unfollowed 3xx) as `error: undefined` or `""`, and a JSON `null`, `false` or `0` as itself, which its
- * types say cannot happen with no `data`: `if (error)` would read it as a success. Such an answer's
- * `error` is the SDK's error of its status instead (the falsy value as its body).
+ * An answer that is not ok keeps a truthy `error`. openapi-fetch hands back one without a body (an
+ * empty one, a HEAD's, an unfollowed 3xx) as `error: undefined` or `""`, and a JSON `null`, `false` or
+ * `0` as itself, which its types say cannot happen with no `data`: `if (error)` would read it as a
+ * success. Such an answer's `error` is the SDK's error of its status instead (the falsy value as its body).
  */
-function withErrorOfEmptyAnswer(result: CallResult, method: string, redact: Redact): CallResult {
+function withErrorOfStatus(result: CallResult, method: string, redact: Redact): CallResult {
   const { error, response } = result;
   if (response.ok || error) return result;
   return { ...result, error: apiErrorFor(response, method, response.url, error, redact) };

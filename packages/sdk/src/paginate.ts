@@ -271,17 +271,16 @@ async function getPage(
   init: RequestInitLike,
 ): Promise<Fetched> {
   const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "json" });
-  // An answer without a body already has the SDK's error as its `error` (core.ts).
-  if (!response.ok && isCdasApiError(error)) throw error;
-  if (!response.ok)
-    throw apiErrorFor(
-      response,
-      "GET",
-      response.url || `${context.baseUrl}${schemaPath}`,
-      error,
-      context.redact,
-    );
-  return { data, response };
+  if (response.ok) return { data, response };
+  // An answer whose body said nothing has the SDK's error as its `error` already (core.ts).
+  if (isCdasApiError(error)) throw error;
+  throw apiErrorFor(
+    response,
+    "GET",
+    response.url || `${context.baseUrl}${schemaPath}`,
+    error,
+    context.redact,
+  );
 }
 
 function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
