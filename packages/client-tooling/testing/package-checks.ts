@@ -23,14 +23,14 @@ export interface LoadCheck {
   expectOutput: (output: Record<string, unknown>) => void;
 }
 
+/** `pnpm pack` runs a process of its own: with every suite at once (`pnpm test`) it has taken over 10 s. */
+const PACK_TIMEOUT_MS = 120_000;
+
 /**
  * The checks every published package shares: publint (suggestions included) and
  * @arethetypeswrong/core on the packed tarball, and both module formats loading in Node.
  * `extra` adds package-specific tests to the same describe block.
  */
-/** `pnpm pack` runs a process of its own: with every suite at once (`pnpm test`) it has taken over 10 s. */
-const PACK_TIMEOUT_MS = 120_000;
-
 export function describePublishedPackage(packageDir: string, load: LoadCheck, extra?: () => void): void {
   describe("published package", () => {
     let packDir: string;
