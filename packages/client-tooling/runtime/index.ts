@@ -97,8 +97,8 @@ const JSON_MEDIA_TYPE = "application/json; charset=UTF-8";
 
 /**
  * openapi-fetch's client for one API version: every option passes through, and each request carries
- * `X-Platform-Version: <apiVersion>` and the interface's `accept` unless the caller's headers set them
- * (or remove them with `null`). openapi-fetch labels a JSON body `application/json`; the client's
+ * `X-Platform-Version: <apiVersion>` (a call whose headers set another, or remove it, is refused before
+ * it is sent) and the interface's `accept` unless the caller's headers set it (or remove it with `null`). openapi-fetch labels a JSON body `application/json`; the client's
  * `fetch` (the caller's, if given) receives it labelled with the interface's charset.
  */
 export function createVersionedClient<Paths extends {}>(
@@ -113,6 +113,15 @@ export function createVersionedClient<Paths extends {}>(
   const send: (request: Request, init?: RequestInit) => Promise<Response> =
     options?.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const fetch = (request: Request, init?: RequestInit) => {
+    // The types describe this version's answers: a request for another (or for none, the console's
+    // pinned one) would come back typed as this one's, and go wrong only where its data is read.
+    const sent = request.headers.get("x-platform-version");
+    if (sent !== apiVersion) {
+      const got = sent === null ? "none (removed with null)" : JSON.stringify(sent);
+      throw new Error(
+        `${request.method} ${new URL(request.url).pathname}: X-Platform-Version must be ${apiVersion}, the version this client's types describe (got ${got}); for another version, use that version's client`,
+      );
+    }
     if (request.headers.get("content-type") === "application/json") {
       request.headers.set("content-type", JSON_MEDIA_TYPE);
     }

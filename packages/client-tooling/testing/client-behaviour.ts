@@ -42,11 +42,24 @@ export function describeClient({ packageDir, createClient, pagination }: ClientU
       expect(lastHeaders()["x-platform-version"]).toBe(version);
     });
 
-    it("lets the caller's headers replace the version header or remove it with null", async () => {
-      await get({ headers: { "X-Platform-Version": "v0-test" } });
-      expect(lastHeaders()["x-platform-version"]).toBe("v0-test");
-      await get({ headers: { "X-Platform-Version": null } });
-      expect(lastHeaders()).not.toHaveProperty("x-platform-version");
+    it("refuses, before sending, a call whose headers set another version or remove it (its answer would not be of the types)", async () => {
+      const before = server.requests.length;
+      const refusal = (got: string) =>
+        `GET ${PLAIN_GET}: X-Platform-Version must be ${version}, the version this client's types describe (got ${got}); for another version, use that version's client`;
+      await expect(get({ headers: { "X-Platform-Version": "v0-test" } })).rejects.toThrow(
+        refusal('"v0-test"'),
+      );
+      await expect(get({ headers: { "x-platform-version": null } })).rejects.toThrow(
+        refusal("none (removed with null)"),
+      );
+      // A call's own headers too.
+      await expect(get({}, { headers: { "X-Platform-Version": "v0-test" } })).rejects.toThrow(
+        refusal('"v0-test"'),
+      );
+      expect(server.requests.length).toBe(before);
+      // Its own version, in any case, is sent as it is.
+      await get({ headers: { "x-platform-version": version } });
+      expect(lastHeaders()["x-platform-version"]).toBe(version);
     });
 
     it("sends the interface's accept on every request and labels a JSON body with its charset", async () => {
