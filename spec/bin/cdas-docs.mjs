@@ -22,11 +22,18 @@ try {
       port: { type: "string", default: process.env.PORT ?? "4020" },
       host: { type: "string", default: "127.0.0.1" },
       root: { type: "string", default: DOCS_DIR },
+      help: { type: "boolean", short: "h" },
     },
   }));
 } catch (error) {
   process.stderr.write(`cdas-docs: ${error.message}\n${USAGE}\n`);
   process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(
+    `${USAGE}\nServes the rendered docs (the reference of each version, the migration guides, the change reports) on loopback and prints the address.\n`,
+  );
+  process.exit(0);
 }
 
 const port = Number(values.port);

@@ -102,7 +102,7 @@ function writeChanges({ versions, documents, docsDir, changesDir, figures }) {
     const files = {
       [`${name}.md`]: formatMarkdown(report, { guide }),
       [`${name}.json`]: formatJson(report),
-      [`${name}.guide.md`]: formatGuideMarkdown(guide),
+      [`${name}.guide.md`]: formatGuideMarkdown(guide, { report: name }),
     };
     for (const dir of [changesDir, path.join(docsDir, "changes")]) {
       for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);

@@ -151,8 +151,9 @@ console.log(data);
   const init = initSource(args, { expressions: { client_id: "sdk.clientId" } });
   if (walks) {
     return `${SDK_SETUP(version)}
-// Every item the call selects, across pages (${paging} paging, the SDK's page size); the optional
-// parameters left out keep the defaults the description gives.
+// Every item the call selects, across pages (${paging} paging, the server's page size unless
+// paginate's third argument gives { pageSize }); the optional parameters left out keep the defaults
+// the description gives.
 for await (const item of sdk.paginate("${path}"${init ? `, ${init}` : ""})) {
   console.log(item);
 }
@@ -183,7 +184,8 @@ const client = createClient({
   baseUrl: "${SANDBOX.url}",${headers}
 });
 const { data, error, response } = await client.${verb}("${path}"${init ? `, ${init}` : ""});
-if (error) throw new Error(\`${verb} ${path}: \${response.status}\`);
+// \`!response.ok\` too: an error answer without a body has \`error: undefined\`.
+if (error || !response.ok) throw new Error(\`${verb} ${path}: \${response.status}\`);
 console.log(data);
 `;
 }
