@@ -231,6 +231,38 @@ function toDateText(name: string, value: string | Date | undefined, fallback: st
   return text;
 }
 
+/** Every option's name, so that a misspelt one is refused rather than ignored (the compiler keeps this whole). */
+const OPTION_NAMES: Record<keyof MockServerOptions, true> = {
+  port: true,
+  host: true,
+  seed: true,
+  tokenTtlSeconds: true,
+  defaultVersion: true,
+  tls: true,
+  tokenForm: true,
+  productForm: true,
+  referenceDate: true,
+  today: true,
+  clientId: true,
+  clientSecret: true,
+  now: true,
+  specDist: true,
+  bundles: true,
+  onResponse: true,
+  timeouts: true,
+  limits: true,
+};
+
+/** Refuses an option (of `where`: the options, `limits.`, `timeouts.`) that is not one of `known`, naming it. */
+function refuseUnknown(where: string, given: object | undefined, known: object): void {
+  const unknown = Object.keys(given ?? {}).filter((name) => !Object.hasOwn(known, name));
+  if (unknown.length === 0) return;
+  const names = (list: string[]) => list.map((name) => `${where}${name}`).join(", ");
+  throw new TypeError(
+    `startMockServer has no option ${names(unknown)} (its options: ${names(Object.keys(known))})`,
+  );
+}
+
 /** The limits of the options, each a positive integer, the defaults for those not given. */
 function sandboxLimits(options: MockServerOptions): Required<SandboxLimits> {
   const limits = { ...SANDBOX_DEFAULTS.limits, ...options.limits };
@@ -261,6 +293,9 @@ function sandboxClients(options: MockServerOptions, maxLiveTokens: number) {
 
 /** Starts the sandbox. Resolves once it listens. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  refuseUnknown("", options, OPTION_NAMES);
+  refuseUnknown("limits.", options.limits, SANDBOX_DEFAULTS.limits);
+  refuseUnknown("timeouts.", options.timeouts, SANDBOX_DEFAULTS.timeouts);
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   const referenceDate = toDateText("referenceDate", options.referenceDate, SANDBOX_DEFAULTS.referenceDate);
   const today = toDateText("today", options.today, referenceDate);

@@ -111,4 +111,17 @@ describe("startMockServer's options", () => {
       `${name} must be a calendar date, YYYY-MM-DD (got "${value}")`,
     );
   });
+
+  it.each([
+    [{ prot: 4010 }, "prot", "port, host, seed"],
+    [{ limits: { liveTokns: 5 } }, "limits.liveTokns", "limits.liveTokens, limits.authSessions"],
+    [{ timeouts: { keepAlive: 5 } }, "timeouts.keepAlive", "timeouts.handshakeMs, timeouts.headersMs"],
+  ])(
+    "refuses a misspelt option rather than ignoring it, naming it and the options: %j",
+    async (options, name, some) => {
+      const started = startMockServer(options as never);
+      await expect(started).rejects.toThrow(`startMockServer has no option ${name} (its options: ${some}`);
+      await expect(started).rejects.toBeInstanceOf(TypeError);
+    },
+  );
 });
