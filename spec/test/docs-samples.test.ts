@@ -124,7 +124,10 @@ describe("TypeScript samples", () => {
     for (const version of VERSIONS) {
       const readme = readFileSync(path.join(REPO, "packages", `client-${version}`, "README.md"), "utf8");
       const named = [...readme.matchAll(/process\.env\.(CDAS_\w*TOKEN)/g)].map((match) => match[1]);
-      expect(new Set(named), version).toEqual(new Set(["CDAS_ACCESS_TOKEN"]));
+      expect(
+        new Set(named),
+        `packages/client-${version}/README.md reads the access token as process.env.CDAS_ACCESS_TOKEN (and by no other name), as the reference's samples do: its sample of a call with a token (a scaffolded README has none yet: copy the base client's "Moving to" sample)`,
+      ).toEqual(new Set(["CDAS_ACCESS_TOKEN"]));
       const bearerSamples = ENTRIES.filter((entry) => entry.version === version)
         .map((entry) => entry.samples.find((s) => s.label === `@cdas/client-${version}`)!.source)
         .filter((source) => source.includes("Authorization"));
