@@ -220,7 +220,7 @@ async function* walk(
   let firstInit: RequestInitLike;
   let linkInit: RequestInitLike;
   try {
-    firstInit = withPageSize(init, spec, options.pageSize);
+    firstInit = withPageSize(init, spec, options.pageSize, context.redact);
     // A link is followed exactly as written (its query included), with the caller's headers.
     linkInit = { headers: init.headers, params: { header: init.params?.header } };
   } catch (error) {
@@ -388,11 +388,19 @@ function withPageSize(
   init: RequestInitLike,
   spec: PaginationSpec,
   pageSize: number | undefined,
+  redact: Redact,
 ): RequestInitLike {
-  if (pageSize === undefined || spec.style === "none") return init;
+  if (spec.style === "none") return init;
   const key = spec.style === "offset" ? "limit" : "page[size]";
   const query = init.params?.query ?? {};
-  if (query[key] !== undefined) return init;
+  const given = query[key];
+  // A page of no items (or fewer) walks nothing: refused as the pageSize option is.
+  if (given !== undefined && given !== null && given !== "" && !(Number(given) >= 1)) {
+    throw invalidOptions(
+      redact(`paginate needs a query ${key} of at least 1 to walk pages (got ${textOf(given)})`),
+    );
+  }
+  if (pageSize === undefined || given !== undefined) return init;
   return { ...init, params: { ...init.params, query: { ...query, [key]: pageSize } } };
 }
 

@@ -304,6 +304,23 @@ describe("limits and pages", () => {
     ]);
   });
 
+  it("refuses a query page size below 1, as it refuses pageSize: a page of no items walks nothing", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const sdk = testSdk(server.fetch);
+    for (const [path, query, shown] of [
+      ["/v1/accounts", { limit: 0 }, "limit of at least 1 to walk pages (got 0)"],
+      ["/v1/accounts", { limit: -5 }, "limit of at least 1 to walk pages (got -5)"],
+      ["/v1/banking/accounts", { "page[size]": "0" }, "page[size] of at least 1 to walk pages (got 0)"],
+    ] as const) {
+      const walk = sdk.paginate(path, { params: { query: { end_user_id: "eu_1", ...query } } } as never);
+      await expect(walk.toArray()).rejects.toThrow(`paginate needs a query ${shown}`);
+    }
+    expect(server.dataCalls()).toHaveLength(0);
+    // A size of 1 or more, or none, is sent as given.
+    await sdk.paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1", limit: 1 } } }).toArray();
+    expect(server.dataCalls().map((call) => call.url.searchParams.get("limit"))).toEqual(["1"]);
+  });
+
   it("stops after maxPages and iterates whole pages", async () => {
     const server = endless();
     const pages = [];
