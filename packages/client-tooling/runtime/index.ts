@@ -97,8 +97,9 @@ const JSON_MEDIA_TYPE = "application/json; charset=UTF-8";
 
 /**
  * openapi-fetch's client for one API version: every option passes through, and each request carries
- * `X-Platform-Version: <apiVersion>` (a call whose headers set another, or remove it, is refused before
- * it is sent) and the interface's `accept` unless the caller's headers set it (or remove it with `null`). openapi-fetch labels a JSON body `application/json`; the client's
+ * `X-Platform-Version: <apiVersion>` (a call whose headers set another is refused before it is sent,
+ * unless it brings a `fetch` of its own) and the interface's `accept` unless the caller's headers set
+ * it (`null` removes either). openapi-fetch labels a JSON body `application/json`; the client's
  * `fetch` (the caller's, if given) receives it labelled with the interface's charset.
  */
 export function createVersionedClient<Paths extends {}>(
@@ -113,13 +114,13 @@ export function createVersionedClient<Paths extends {}>(
   const send: (request: Request, init?: RequestInit) => Promise<Response> =
     options?.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const fetch = (request: Request, init?: RequestInit) => {
-    // The types describe this version's answers: a request for another (or for none, the console's
-    // pinned one) would come back typed as this one's, and go wrong only where its data is read.
+    // The types describe this version's answers: one of another version would come back typed as this
+    // one's, and go wrong only where its data is read. (A request without the header is let through: a
+    // middleware's own request, to the token endpoint or elsewhere, has none.)
     const sent = request.headers.get("x-platform-version");
-    if (sent !== apiVersion) {
-      const got = sent === null ? "none (removed with null)" : JSON.stringify(sent);
+    if (sent !== null && sent !== apiVersion) {
       throw new Error(
-        `${request.method} ${new URL(request.url).pathname}: X-Platform-Version must be ${apiVersion}, the version this client's types describe (got ${got}); for another version, use that version's client`,
+        `${request.method} ${new URL(request.url).pathname}: X-Platform-Version must be ${apiVersion}, the version this client's types describe (got ${JSON.stringify(sent)}); for another version, use that version's client`,
       );
     }
     if (request.headers.get("content-type") === "application/json") {

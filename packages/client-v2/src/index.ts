@@ -24,7 +24,7 @@ export type OpenApiFetchClient = OpenApiFetchClientOf<paths>;
 
 /**
  * Creates a client for this version. `baseUrl` and every other openapi-fetch option pass through;
- * requests carry `X-Platform-Version` with this version (a call that sets another, or removes it, is refused).
+ * requests carry `X-Platform-Version` with this version (a call that sets another is refused).
  */
 export function createClient(options?: ClientOptions): Client {
   return createVersionedClient<paths>(apiVersion, options);
