@@ -7,7 +7,15 @@
 // real file. Also writes .layers/redocly.yaml: redocly.yaml (ruleset, plugins) plus one API per
 // registered version (root, allowed camelCase names, version pin). Run before `redocly lint` and
 // `bundle`, which take `--config .layers/redocly.yaml`.
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
@@ -83,5 +91,91 @@ export function materialise(specDir = SPEC_DIR) {
   return counts;
 }
 
-// Run as a script (`node scripts/layers.mjs`), not when imported.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) materialise();
+/** The first line of a version's copy of a file; each place it differs follows on a line `#   <JSON pointer>`. */
+const COPY_HEADER = /^# A copy of (\S+) that differs from it only at \(scripts\/layers\.mjs checks it\):$/;
+const DECLARED_PLACE = /^# {3}(\/\S*)$/;
+
+/** The JSON pointers (RFC 6901) at which two parsed documents differ, as deep as both are objects. */
+function differences(before, after, at = "") {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const bothObjects =
+    typeof before === "object" &&
+    before !== null &&
+    typeof after === "object" &&
+    after !== null &&
+    Array.isArray(before) === Array.isArray(after);
+  if (!bothObjects) return [at];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const pointerToken = (key) => key.replaceAll("~", "~0").replaceAll("/", "~1");
+  return [...keys].flatMap((key) => differences(before[key], after[key], `${at}/${pointerToken(key)}`));
+}
+
+const isAtOrBelow = (pointer, place) => pointer === place || pointer.startsWith(`${place}/`);
+
+/**
+ * The copies of files in version folders (a version's file at the path of one in shared/ or an
+ * earlier version of its lineage), each with the file it copies: `{ copy, original }`, paths relative
+ * to the spec folder. `info.yaml` is every version's own, not a copy.
+ */
+export function versionCopies(specDir = SPEC_DIR, registry = readRegistry(specDir)) {
+  return registry.versions.flatMap((version) => {
+    const earlier = layersOf(version, specDir, registry).slice(0, -1).reverse();
+    return filesBelow(path.join(specDir, version))
+      .filter((file) => file !== "info.yaml")
+      .flatMap((file) => {
+        const layer = earlier.find((candidate) => existsSync(path.join(specDir, candidate, file)));
+        return layer === undefined
+          ? []
+          : [{ copy: path.join(version, file), original: path.join(layer, file) }];
+      });
+  });
+}
+
+/**
+ * What is wrong with a version's copy of a file, in words (empty when nothing is). A copy does not
+ * follow a later change to the file it copies, so its first lines name the file and every place (a
+ * JSON pointer) where it differs: a difference anywhere else is a change to the original missing from
+ * the copy (or a change of the version's not named), and a place named where the two no longer differ
+ * is stale.
+ */
+export function copyProblems({ copy, original }, specDir = SPEC_DIR) {
+  const text = readFileSync(path.join(specDir, copy), "utf8");
+  const [first = "", ...rest] = text.split("\n");
+  const header = `# A copy of ${original} that differs from it only at (scripts/layers.mjs checks it):`;
+  if (COPY_HEADER.exec(first)?.[1] !== original) {
+    return [
+      `${copy}: its first line must be "${header}", then a line "#   <JSON pointer>" for each place it changes`,
+    ];
+  }
+  const places = [];
+  for (const line of rest) {
+    if (!line.startsWith("#")) break;
+    const place = DECLARED_PLACE.exec(line)?.[1];
+    if (place === undefined)
+      return [`${copy}: "${line}" is not a line "#   /<JSON pointer>" (one place, no spaces)`];
+    places.push(place);
+  }
+  const found = differences(parse(readFileSync(path.join(specDir, original), "utf8")), parse(text));
+  const undeclared = found.filter((pointer) => !places.some((place) => isAtOrBelow(pointer, place)));
+  const stale = places.filter((place) => !found.some((pointer) => isAtOrBelow(pointer, place)));
+  return [
+    ...undeclared.map(
+      (pointer) =>
+        `${copy} differs from ${original} at ${pointer}, which its first lines do not name: carry the change made to ${original} over to ${copy}, or, if the version changes it, name the place there`,
+    ),
+    ...stale.map(
+      (place) => `${copy} names ${place}, where it no longer differs from ${original}: remove the line`,
+    ),
+  ];
+}
+
+// Run as a script (`node scripts/layers.mjs`, before lint and the build), not when imported: refuses a
+// version's copy that differs from the file it copies where it does not say.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const problems = versionCopies().flatMap((pair) => copyProblems(pair));
+  if (problems.length > 0) {
+    process.stderr.write(`layers: ${problems.join("\nlayers: ")}\n`);
+    process.exit(1);
+  }
+  materialise();
+}

@@ -1,10 +1,11 @@
 // The source layers (scripts/layers.mjs): a version folder holds only what its version changes. Unlike the
 // other suites this one reads the sources, since the layering exists only there.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { layersOf, versions } from "../scripts/layers.mjs";
+import { copyProblems, layersOf, versionCopies, versions } from "../scripts/layers.mjs";
 import { type Node, SPEC_DIR } from "./helpers";
 
 /**
@@ -60,79 +61,58 @@ describe("version folders hold only what differs", () => {
   });
 });
 
-/** The JSON pointers (RFC 6901) at which two parsed documents differ, as deep as both are objects. */
-function differences(before: unknown, after: unknown, at = ""): string[] {
-  if (JSON.stringify(before) === JSON.stringify(after)) return [];
-  const bothObjects =
-    typeof before === "object" &&
-    before !== null &&
-    typeof after === "object" &&
-    after !== null &&
-    Array.isArray(before) === Array.isArray(after);
-  if (!bothObjects) return [at];
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].flatMap((key) =>
-    differences(
-      (before as Node)[key],
-      (after as Node)[key],
-      `${at}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`,
-    ),
-  );
-}
-
-const COPY_HEADER = /^# A copy of (\S+) that differs from it only at \(test\/layers\.test\.ts checks it\):$/;
-
-/** What a version's copy says of itself in its first lines: the file it copies and where it differs. */
-function declaredCopy(text: string): { of: string; differsAt: string[] } | undefined {
-  const [first = "", ...rest] = text.split("\n");
-  const of = COPY_HEADER.exec(first)?.[1];
-  if (of === undefined) return undefined;
-  const differsAt: string[] = [];
-  for (const line of rest) {
-    if (!line.startsWith("#   ")) break;
-    differsAt.push(line.slice(4));
-  }
-  return { of, differsAt };
-}
-
-const isAtOrBelow = (pointer: string, declared: string) =>
-  pointer === declared || pointer.startsWith(`${declared}/`);
-
 // A version's copy of a file does not follow a later change to the file it copies: each names, in its
-// first lines, the only places where it differs, so that a change made to the original alone fails here.
+// first lines, the only places where it differs (scripts/layers.mjs, which refuses to lay out the
+// versions otherwise, says how).
 describe("a version's copy of a file differs from it only where its first lines say", () => {
-  const copies = allVersions.flatMap((version) => {
-    const earlier = layersOf(version).slice(0, -1).reverse();
-    return filesBelow(join(SPEC_DIR, version))
-      .filter((file) => file !== "info.yaml")
-      .flatMap((file) => {
-        const layer = earlier.find((candidate) => existsSync(join(SPEC_DIR, candidate, file)));
-        return layer === undefined ? [] : [[`${version}/${file}`, `${layer}/${file}`] as const];
-      });
-  });
+  const copies = versionCopies().map(({ copy, original }) => [copy, original] as const);
 
   it("there are copies to check", () => {
     expect(copies.length).toBeGreaterThan(10);
   });
 
   it.each(copies)("%s, a copy of %s", (copy, original) => {
-    const text = readFileSync(join(SPEC_DIR, copy), "utf8");
-    const declared = declaredCopy(text);
-    expect(
-      declared?.of,
-      `${copy}'s first line: "# A copy of ${original} that differs from it only at (test/layers.test.ts checks it):", then a line "#   <JSON pointer>" for each place it changes`,
-    ).toBe(original);
-    const found = differences(parse(readFileSync(join(SPEC_DIR, original), "utf8")), parse(text));
-    const undeclared = found.filter((pointer) => !declared?.differsAt.some((at) => isAtOrBelow(pointer, at)));
-    expect(
-      undeclared,
-      `${copy} differs from ${original} where its first lines do not say: carry the change made to ${original} over to ${copy}, or, if ${copy} changes it on purpose, name the place in its first lines`,
-    ).toEqual([]);
-    const stale = (declared?.differsAt ?? []).filter(
-      (at) => !found.some((pointer) => isAtOrBelow(pointer, at)),
-    );
-    expect(stale, `${copy} names places where it no longer differs from ${original}: remove them`).toEqual(
-      [],
-    );
+    expect(copyProblems({ copy, original })).toEqual([]);
+  });
+
+  describe("a copy that does not say where it differs is refused", () => {
+    const original = "v1/components/schemas/RateTier.yaml";
+    const copy = "v2/components/schemas/RateTier.yaml";
+    let work: string;
+    beforeAll(() => {
+      work = mkdtempSync(join(tmpdir(), "cdas-layers-"));
+      for (const layer of ["shared", ...allVersions])
+        cpSync(join(SPEC_DIR, layer), join(work, layer), { recursive: true });
+      cpSync(join(SPEC_DIR, "versions.json"), join(work, "versions.json"));
+    });
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+    const [first, ...rest] = readFileSync(join(SPEC_DIR, copy), "utf8").split("\n");
+    const body = rest.filter((line) => !line.startsWith("#")).join("\n");
+    const problemsWith = (originalText: string, copyText: string) => {
+      writeFileSync(join(work, original), originalText);
+      writeFileSync(join(work, copy), copyText);
+      return copyProblems({ copy, original }, work);
+    };
+    const originalText = readFileSync(join(SPEC_DIR, original), "utf8");
+
+    it("a change made to the original alone", () => {
+      const changed = `${originalText}x-drift: true\n`;
+      expect(problemsWith(changed, readFileSync(join(SPEC_DIR, copy), "utf8"))).toEqual([
+        `${copy} differs from ${original} at /x-drift, which its first lines do not name: carry the change made to ${original} over to ${copy}, or, if the version changes it, name the place there`,
+      ]);
+    });
+
+    it("no first line, an empty place, or a place where the two no longer differ", () => {
+      expect(problemsWith(originalText, body)[0]).toMatch(
+        `${copy}: its first line must be "# A copy of ${original} that`,
+      );
+      expect(problemsWith(originalText, `${first}\n#   \n${body}`)).toEqual([
+        `${copy}: "#   " is not a line "#   /<JSON pointer>" (one place, no spaces)`,
+      ]);
+      const stale = `${first}\n#   /x-never\n${rest.join("\n")}`;
+      expect(problemsWith(originalText, stale)).toEqual([
+        `${copy} names /x-never, where it no longer differs from ${original}: remove the line`,
+      ]);
+    });
   });
 });

@@ -18,6 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRegistry } from "../registry/index.js";
+import { copyProblems, versionCopies } from "../scripts/layers.mjs";
 import { SPEC_DIR, typeCheck } from "./helpers";
 
 const REPO = path.resolve(SPEC_DIR, "..");
@@ -42,7 +43,12 @@ const SOURCES = [
   "shared",
 ];
 
-const V4_PAGE_SIZE = `name: page[size]
+const V4_PAGE_SIZE = `# A copy of shared/components/parameters/PageSize.yaml that differs from it only at (scripts/layers.mjs checks it):
+#   /required
+#   /description
+#   /schema/maximum
+#   /schema/minimum
+name: page[size]
 in: query
 required: true
 description: Cursor paging. Version 4 (a drill) requires it, at most 100.
@@ -103,6 +109,14 @@ describe(`a ${DRILL} of one changed file and one registry entry`, () => {
     expect(v3.components.parameters.PageSize).toMatchObject({ required: false, schema: { maximum: 1000 } });
     expect(Object.keys(v4.paths)).toEqual(Object.keys(v3.paths));
     expect(Object.keys(v4.components.schemas)).toEqual(Object.keys(v3.components.schemas));
+    // Its one file is a copy that says where it differs (the build would have stopped otherwise).
+    expect(versionCopies(spec).filter(({ copy }) => copy.startsWith(`${DRILL}/`))).toEqual([
+      {
+        copy: path.join(DRILL, "components", "parameters", "PageSize.yaml"),
+        original: path.join("shared", "components", "parameters", "PageSize.yaml"),
+      },
+    ]);
+    expect(versionCopies(spec).flatMap((pair) => copyProblems(pair, spec))).toEqual([]);
   });
 
   it(`is served by the sandbox: page[size] required and at most 100 in ${DRILL}, optional up to 1000 in ${BASE}`, async () => {
