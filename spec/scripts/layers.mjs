@@ -6,7 +6,8 @@
 // on the version's own form. The trees are symbolic links to the sources, so lint locations open the
 // real file. Also writes .layers/redocly.yaml: redocly.yaml (ruleset, plugins) plus one API per
 // registered version (root, allowed camelCase names, version pin). Run before `redocly lint` and
-// `bundle`, which take `--config .layers/redocly.yaml`.
+// `bundle`, which take `--config .layers/redocly.yaml`; as a script it first refuses a version's copy
+// of a file that differs from the file it copies where its first lines do not say (`copyProblems`).
 import {
   existsSync,
   mkdirSync,
