@@ -28,8 +28,12 @@ const LAYERS = ".layers";
 /** The Redocly config of the layered trees, relative to the spec folder. */
 export const LAYERED_CONFIG = path.join(LAYERS, "redocly.yaml");
 
-/** Relative paths of every file below `dir`. */
-function filesBelow(dir, prefix = "") {
+/**
+ * Relative paths of every file below `dir` (the layers test reads the version folders with it too).
+ * @param {string} dir
+ * @returns {string[]}
+ */
+export function filesBelow(dir, prefix = "") {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const relative = path.join(prefix, entry.name);
     return entry.isDirectory() ? filesBelow(path.join(dir, entry.name), relative) : [relative];

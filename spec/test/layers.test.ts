@@ -1,19 +1,11 @@
 // The source layers (scripts/layers.mjs): a version folder holds only what its version changes. Unlike the
 // other suites this one reads the sources, since the layering exists only there.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { copyProblems, layersOf, versionCopies, versions } from "../scripts/layers.mjs";
+import { copyProblems, filesBelow, layersOf, versionCopies, versions } from "../scripts/layers.mjs";
 import { type Node, SPEC_DIR } from "./helpers";
 
 /**
@@ -30,12 +22,6 @@ function structure(node: unknown): unknown {
       .filter(([key]) => !ANNOTATIONS.has(key))
       .map(([key, value]) => [key, structure(value)]),
   );
-}
-
-function filesBelow(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 }
 
 const readStructure = (path: string) => structure(parse(readFileSync(path, "utf8")));

@@ -1,0 +1,20 @@
+import { createServer } from "node:http";
+import createClient from "openapi-fetch";
+import { createSdk } from "/work/main/packages/sdk/dist/index.js";
+const jsonHeaders = { "content-type": "application/json" };
+const tokenBody = JSON.stringify({ access_token: "tok", token_type: "Bearer", expires_in: 3600 });
+const page = JSON.stringify({ data: Array.from({ length: 5 }, (_, i) => ({ id: `acc_${i}`, name: "Everyday", open_status: "OPEN" })), links: {} });
+const server = createServer((req, res) => { req.resume(); if (req.url === "/v1/token") return res.writeHead(200, jsonHeaders).end(tokenBody); res.writeHead(200, { ...jsonHeaders, "content-length": Buffer.byteLength(page) }).end(page); });
+server.keepAliveTimeout = 60000;
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const sdk = createSdk({ version: "v2", baseUrl: origin, clientId: "id", clientSecret: "secret", allowInsecureLoopback: true });
+const bare = createClient({ baseUrl: origin, headers: { authorization: "Bearer tok", accept: "application/json; charset=UTF-8", "x-platform-version": "v2" } });
+const q = { params: { query: { end_user_id: "eu_1" } } };
+const which = process.argv[2];
+const f = which === "bare" ? () => bare.GET("/v1/accounts", q) : () => sdk.client.GET("/v1/accounts", q);
+for (let i = 0; i < 2000; i++) await f();
+const t = performance.now();
+for (let i = 0; i < 20000; i++) { const { error } = await f(); if (error) throw error; }
+console.log(which, ((performance.now() - t) / 20000 * 1000).toFixed(1), "µs/call");
+server.close();
