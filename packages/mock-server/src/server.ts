@@ -39,11 +39,11 @@ export type ApiVersion = string;
 
 /** How much state clients can make the sandbox hold; each bound keeps a flood from running it out of memory. */
 export interface SandboxLimits {
-  /** Tokens held at once (about 300 bytes each); issuing one more drops the oldest. Default 100 000. */
+  /** Tokens held at once (about 300 bytes each); issuing one more drops the oldest. Default: `100 000`. */
   liveTokens?: number;
-  /** Auth sessions held at once, the documented one aside; creating one more drops the oldest. Default 100 000. */
+  /** Auth sessions held at once, the documented one aside; creating one more drops the oldest. Default: `100 000`. */
   authSessions?: number;
-  /** Bytes of request bodies being received at once, by all connections; past it, a 503. Default 64 MiB. */
+  /** Bytes of request bodies being received at once, by all connections; past it, a 503. Default: `64 MiB`. */
   bodyBytes?: number;
 }
 
@@ -68,21 +68,21 @@ export const SANDBOX_DEFAULTS = {
 export interface MockServerOptions {
   /** Port to listen on; 0 (the default) picks a free port. */
   port?: number;
-  /** Interface to bind; default 127.0.0.1. */
+  /** Interface to bind. Default: `127.0.0.1`. */
   host?: string;
-  /** Seed of the data set (and of the default credentials); default 1. */
+  /** Seed of the data set (and of the default credentials). Default: `1`. */
   seed?: number | string;
-  /** Lifetime of issued tokens; default 3600. */
+  /** Lifetime of issued tokens, in seconds. Default: `3600`. */
   tokenTtlSeconds?: number;
   /** Version served when a request has no X-Platform-Version header; default the registry's default. */
   defaultVersion?: ApiVersion;
   /** HTTPS with a certificate made at start (default, `true`), or plain HTTP (`false`). */
   tls?: boolean;
-  /** Form of the token response: `{access_token, token_type, expires_in}` (default) or `{token, expires_in}`. */
+  /** Form of the token response: `access_token` for `{access_token, token_type, expires_in}`, or `token` for `{token, expires_in}`. Default: `access_token`. */
   tokenForm?: ResponseForms["token"];
-  /** Form of the summary products read: the bare Product (default) or `data` for `{data: [Product]}`. */
+  /** Form of the summary products read: `bare` for the bare Product, or `data` for `{data: [Product]}`. Default: `bare`. */
   productForm?: ResponseForms["product"];
-  /** Last day the data set covers (`YYYY-MM-DD`); every date in the data is anchored to it. Default 2026-06-30. */
+  /** Last day the data set covers (`YYYY-MM-DD`); every date in the data is anchored to it. Default: `2026-06-30`. */
   referenceDate?: string;
   /** "Today" for the 90-day default window of transactions (`YYYY-MM-DD` or a Date); default the reference date. */
   today?: string | Date;

@@ -22,18 +22,18 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** How long a slow client may take; each bound closes the connection when passed. */
 export interface TransportTimeouts {
-  /** From connection to the end of the TLS handshake (HTTPS only). Default 10 000. */
+  /** From connection to the end of the TLS handshake (HTTPS only). Default: `10 000`. */
   handshakeMs?: number;
-  /** From the first byte of a request to the end of its headers. Default 30 000. */
+  /** From the first byte of a request to the end of its headers. Default: `30 000`. */
   headersMs?: number;
-  /** From the first byte of a request to the end of its body. Default 60 000. */
+  /** From the first byte of a request to the end of its body. Default: `60 000`. */
   requestMs?: number;
-  /** Idle time between two requests on one connection. Default 72 000. */
+  /** Idle time between two requests on one connection. Default: `72 000`. */
   keepAliveMs?: number;
   /**
    * A connection the sandbox closes (after a 408, a 400 or a CONNECT's answer): how long its client
    * may go without reading the answers due, then, once they are all sent, how long it has to read
-   * them and close its side. Default 10 000.
+   * them and close its side. Default: `10 000`.
    */
   closeGraceMs?: number;
 }
