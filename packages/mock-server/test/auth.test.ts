@@ -72,8 +72,7 @@ describe("token issue and expiry", () => {
 
 describe("token response form", () => {
   it("can be the {token, expires_in} form", async () => {
-    const sandbox = await Sandbox.start({ tokenForm: "token", tokenTtlSeconds: 900 });
-    try {
+    await Sandbox.using({ tokenForm: "token", tokenTtlSeconds: 900 }, async (sandbox) => {
       const response = await sandbox.call("POST", "/v1/token", {
         token: null,
         body: { client_id: sandbox.server.clientId, client_secret: sandbox.server.clientSecret },
@@ -82,9 +81,7 @@ describe("token response form", () => {
       expect(Object.keys(response.body as object).sort()).toEqual(["expires_in", "token"]);
       const token = (response.body as { token: string }).token;
       expect((await sandbox.call("GET", "/v1/end-users", { version: "v1", token })).status).toBe(200);
-    } finally {
-      await sandbox.close();
-    }
+    });
   });
 });
 
@@ -142,8 +139,7 @@ describe("the api:user.write scope", () => {
 
 describe("the client secret", () => {
   it("is not shown when the server handle or its credentials are inspected or serialised", async () => {
-    const sandbox = await Sandbox.start();
-    try {
+    await Sandbox.using({}, async (sandbox) => {
       const { server } = sandbox;
       expect(server.clientSecret.length).toBeGreaterThan(20);
       for (const shown of [
@@ -155,8 +151,6 @@ describe("the client secret", () => {
         expect(shown).not.toContain(server.clientSecret);
         expect(shown).not.toContain(server.readOnlyClient.clientSecret);
       }
-    } finally {
-      await sandbox.close();
-    }
+    });
   });
 });

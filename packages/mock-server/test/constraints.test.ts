@@ -75,8 +75,7 @@ describe("enforcement follows the bundle", () => {
       if (parameter.name === "limit") schema.minimum = 1;
       if (parameter.name === "offset") schema.minimum = 0;
     }
-    const strict = await Sandbox.start({ bundles: { v2: bounded } });
-    try {
+    await Sandbox.using({ bundles: { v2: bounded } }, async (strict) => {
       for (const [query, status] of [
         ["limit=0", 400],
         ["offset=-1", 400],
@@ -85,8 +84,6 @@ describe("enforcement follows the bundle", () => {
         const response = await strict.get(`/v1/accounts?end_user_id=${person}&${query}`, "v2");
         expect(response.status, query).toBe(status);
       }
-    } finally {
-      await strict.close();
-    }
+    });
   });
 });

@@ -86,8 +86,7 @@ describe.each(VERSIONS)("every operation of %s", (version) => {
 // summary list under `data`: the documents declare both forms, and the sandbox serves either.
 describe.each(["bare", "data"] as const)("GET /v1/products in the %s form", (productForm) => {
   it.each(VERSIONS)("%s: a documented answer of that form", async (version) => {
-    const formed = await Sandbox.start({ productForm });
-    try {
+    await Sandbox.using({ productForm }, async (formed) => {
       const { person } = await mainEndUsers(formed);
       const response = await formed.get(
         `/v1/products?end_user_id=${person}&account_id=acc_cba_9902`,
@@ -99,8 +98,6 @@ describe.each(["bare", "data"] as const)("GET /v1/products in the %s form", (pro
       const product = productForm === "data" ? body.data?.[0] : body;
       expect(product?.id).toBe("prd_cba_svr_home_loan");
       if (productForm === "data") expect(Object.keys(body)).toEqual(["data"]);
-    } finally {
-      await formed.close();
-    }
+    });
   });
 });

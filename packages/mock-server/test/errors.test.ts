@@ -95,16 +95,13 @@ describe("errors on a path take the form of its family in the requested version"
     const unknown = await sandbox.call("DELETE", "/v1/end-users", { version: "v9" });
     expect(unknown.status).toBe(405);
     expect(keysOf(unknown)).toEqual(SHORT_KEYS);
-    const v2Default = await Sandbox.start({ defaultVersion: "v2" });
-    try {
+    await Sandbox.using({ defaultVersion: "v2" }, async (v2Default) => {
       for (const headers of [{ "x-platform-version": "v9" }, {}] as Record<string, string>[]) {
         const response = await v2Default.call("DELETE", "/v1/end-users", { headers });
         expect(response.status).toBe(405);
         expect(keysOf(response)).toEqual(EXTENDED_KEYS);
       }
-    } finally {
-      await v2Default.close();
-    }
+    });
   });
 
   it("a path near no operation's: the short shape in JSON", async () => {
@@ -253,8 +250,7 @@ describe("messages", () => {
 
   it("take out a secret of the caller's percent-encoded in lower case, or with a space as +", async () => {
     const clientSecret = "my team's secret/ü 2026";
-    const custom = await Sandbox.start({ clientSecret });
-    try {
+    await Sandbox.using({ clientSecret }, async (custom) => {
       const lower = encodeURIComponent(clientSecret).replace(/%[0-9A-F]{2}/g, (percent) =>
         percent.toLowerCase(),
       );
@@ -267,15 +263,12 @@ describe("messages", () => {
         expect(message, path).toContain("[redacted]");
         expect(message, path).not.toContain(encoded);
       }
-    } finally {
-      await custom.close();
-    }
+    });
   });
 
   it("log a path as they repeat it: no secret, and at most 100 characters (onResponse)", async () => {
     const logged: string[] = [];
-    const logging = await Sandbox.start({ onResponse: (entry) => logged.push(entry.path) });
-    try {
+    await Sandbox.using({ onResponse: (entry) => logged.push(entry.path) }, async (logging) => {
       const { clientSecret } = logging.server;
       await logging.get(`/v1/${clientSecret}`, "v2");
       await logging.get(`/v1/${"q".repeat(10_000)}`, "v2");
@@ -283,9 +276,7 @@ describe("messages", () => {
       expect(secretPath).toBe("/v1/[redacted]");
       expect(longPath).toContain("(cut; 10004 characters in all)");
       expect(longPath).not.toContain("q".repeat(101));
-    } finally {
-      await logging.close();
-    }
+    });
   });
 
   it("name body fields one way, and say when the body is not a JSON object", async () => {

@@ -98,8 +98,7 @@ describe("bounded stores: a client issuing in a loop cannot exhaust the sandbox'
   });
 
   it("past limits.liveTokens, a new token drops the oldest, which then gets the 401 that says to renew", async () => {
-    const bounded = await Sandbox.start({ limits: { liveTokens: 3 } });
-    try {
+    await Sandbox.using({ limits: { liveTokens: 3 } }, async (bounded) => {
       const tokens: string[] = [];
       for (let i = 0; i < 4; i++) {
         const issued = await bounded.call("POST", "/v1/token", {
@@ -113,14 +112,11 @@ describe("bounded stores: a client issuing in a loop cannot exhaust the sandbox'
       for (const token of tokens)
         statuses.push((await bounded.call("GET", "/v1/end-users", { version: "v2", token })).status);
       expect(statuses).toEqual([401, 200, 200, 200]);
-    } finally {
-      await bounded.close();
-    }
+    });
   });
 
   it("past limits.authSessions, a new session drops the oldest; the documented session stays", async () => {
-    const bounded = await Sandbox.start({ limits: { authSessions: 2 } });
-    try {
+    await Sandbox.using({ limits: { authSessions: 2 } }, async (bounded) => {
       const sessionIds: string[] = [];
       for (let i = 0; i < 3; i++) {
         const created = await bounded.call("POST", "/v1/auth/session", {
@@ -137,8 +133,6 @@ describe("bounded stores: a client issuing in a loop cannot exhaust the sandbox'
       expect((dropped.body as { message: string }).message).toBe("parameter sess_id names no auth session");
       for (const sessId of [...sessionIds.slice(1), "sess_b41e9a06"])
         expect((await institutions(sessId)).status, sessId).toBe(200);
-    } finally {
-      await bounded.close();
-    }
+    });
   });
 });

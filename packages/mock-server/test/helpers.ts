@@ -129,6 +129,16 @@ export class Sandbox {
     await this.server.close();
   }
 
+  /** A sandbox of its own for `run`, closed however `run` ends. */
+  static async using<T>(options: MockServerOptions, run: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    const sandbox = await Sandbox.start(options);
+    try {
+      return await run(sandbox);
+    } finally {
+      await sandbox.close();
+    }
+  }
+
   async call(
     method: string,
     path: string,

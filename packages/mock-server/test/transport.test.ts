@@ -270,14 +270,11 @@ describe("transport", () => {
   });
 
   it("with tls: false serves plain HTTP and returns no CA", async () => {
-    const plain = await Sandbox.start({ tls: false });
-    try {
+    await Sandbox.using({ tls: false }, async (plain) => {
       expect(plain.server.url).toMatch(/^http:\/\//);
       expect(plain.server.ca).toBeNull();
       expect((await plain.get("/v1/end-users", "v1")).status).toBe(200);
-    } finally {
-      await plain.close();
-    }
+    });
   });
 
   it("answers an unknown path with a 404 and a wrong method with a 405 and Allow", async () => {
@@ -291,8 +288,7 @@ describe("transport", () => {
 
   it("reports each response to onResponse with the path only and the version that answered", async () => {
     const entries: { method: string; path: string; status: number; version: string | undefined }[] = [];
-    const logged = await Sandbox.start({ onResponse: (entry) => entries.push(entry) });
-    try {
+    await Sandbox.using({ onResponse: (entry) => entries.push(entry) }, async (logged) => {
       await logged.get("/v1/end-users?page%5Bsize%5D=2", "v3");
       await logged.get("/v1/accounts", "v9");
       await logged.get("/v1/nowhere");
@@ -307,9 +303,7 @@ describe("transport", () => {
         ],
       );
       expect(JSON.stringify(entries)).not.toContain(clientSecret);
-    } finally {
-      await logged.close();
-    }
+    });
   });
 
   describe.each([
@@ -388,8 +382,7 @@ describe("transport", () => {
     exchange(sandbox.server.url, tokenRequest(sandbox, length, true), sandbox.server.ca!);
 
   it("holds request bodies being received within limits.bodyBytes: past it a 503 with Retry-After, in the path's form", async () => {
-    const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
-    try {
+    await Sandbox.using({ limits: { bodyBytes: 1000 } }, async (budgeted) => {
       const upload = await heldUpload(budgeted, 800, 100);
       const refused = parseAnswer(await tokenCall(budgeted, 400));
       expect(refused.status).toBe(503);
@@ -400,20 +393,15 @@ describe("transport", () => {
       // The held upload, once whole, is answered; then its bytes are free again.
       expect(statusesOf(await upload.finish())).toEqual([404, 200]);
       expect(statusesOf(await tokenCall(budgeted, 400))).toEqual([200]);
-    } finally {
-      await budgeted.close();
-    }
+    });
   });
 
   it("holds the bytes of a body that have come, not its declared length: a client that declares much and sends little locks no one out", async () => {
-    const budgeted = await Sandbox.start({ limits: { bodyBytes: 1000 } });
-    try {
+    await Sandbox.using({ limits: { bodyBytes: 1000 } }, async (budgeted) => {
       const upload = await heldUpload(budgeted, 900, 899);
       expect(statusesOf(await tokenCall(budgeted, 300))).toEqual([200]);
       expect(statusesOf(await upload.finish())).toEqual([404, 200]);
-    } finally {
-      await budgeted.close();
-    }
+    });
   });
 
   describe("raw HTTP/1.1 edge cases (plain HTTP)", () => {
@@ -427,8 +415,7 @@ describe("transport", () => {
     const send = (bytes: string) => exchange(plain.server.url, bytes).then(parseAnswer);
 
     it("closes a connection after its 400 within closeGraceMs, even if the client neither closes its side nor stops sending", async () => {
-      const lingering = await Sandbox.start({ tls: false, timeouts: { closeGraceMs: 200 } });
-      try {
+      await Sandbox.using({ tls: false, timeouts: { closeGraceMs: 200 } }, async (lingering) => {
         const port = Number(new URL(lingering.server.url).port);
         // A client that keeps its side open, and whose bytes keep the connection from going idle.
         const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
@@ -444,9 +431,7 @@ describe("transport", () => {
         await closed;
         clearInterval(trickle);
         expect(statusesOf(received)).toEqual([400]);
-      } finally {
-        await lingering.close();
-      }
+      });
     });
 
     it("answers bytes that are not HTTP, and unknown methods, with a 400 in the short shape and a close", async () => {

@@ -39,15 +39,12 @@ describe("version choice", () => {
   });
 
   it("v3 requires the header on the consent and end-user lists when it is the default", async () => {
-    const v3Default = await Sandbox.start({ defaultVersion: "v3" });
-    try {
+    await Sandbox.using({ defaultVersion: "v3" }, async (v3Default) => {
       const response = await v3Default.call("GET", "/v1/consent");
       expect(response.status).toBe(400);
       assertDocumentedResponse("v3", "GET", "/v1/consent", response);
       expect((await v3Default.get("/v1/consent", "v3")).status).toBe(200);
-    } finally {
-      await v3Default.close();
-    }
+    });
   });
 });
 
