@@ -3,7 +3,7 @@
  * network causes, a gzip bomb, the secret echoed back. A second server records what reaches it:
  * nothing may.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { getEventListeners } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import {
@@ -17,6 +17,7 @@ import { createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { createGzip } from "node:zlib";
 import { startMockServer } from "@cdas/mock-server";
@@ -492,19 +493,36 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     if (aborted !== reason) expect(aborted).toBeInstanceOf(CdasConnectionError);
   });
 
-  it("an error body nested deeper than the stack can write again keeps its status", async () => {
-    const depth = 20_000;
-    const body = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-    const { origin } = await serve(
-      api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
-    );
-    const { error, response } = await getAccounts(sdkFor(origin));
-    expect(response.status).toBe(400);
-    expect(error).toBeDefined();
-    const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
-    expect(thrown).toBeInstanceOf(CdasInvalidRequestError);
-    expect(thrown).toMatchObject({ status: 400 });
-  });
+  // 20,000 objects are past JSON.parse; 3,000 arrays parse, but are past JSON.stringify with a replacer.
+  it.each([
+    ["past parsing", `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`],
+    ["parsed, past writing again", `${"[".repeat(3_000)}${"]".repeat(3_000)}`],
+  ])(
+    "an error body nested deeper than the stack (%s) keeps its status, its retry and its renewal",
+    async (_, body) => {
+      const answering = (status: number) =>
+        api((_, response) => response.writeHead(status, { "content-type": "application/json" }).end(body));
+      const { origin } = await serve(answering(400));
+      const { error, response } = await getAccounts(sdkFor(origin));
+      expect(response.status).toBe(400);
+      expect(error).toBeDefined();
+      const thrown = await failureOf(sdkFor(origin).paginate("/v1/accounts").toArray());
+      expect(thrown).toBeInstanceOf(CdasInvalidRequestError);
+      expect(thrown).toMatchObject({ status: 400 });
+      // A 503 is retried and a 401 renews the token, as with any body.
+      const unavailable = await serve(answering(503));
+      await getAccounts(sdkFor(unavailable.origin, { maxRetries: 2, retryBaseDelayMs: 1 }));
+      expect(unavailable.seen.filter((request) => request.url === "/v1/accounts")).toHaveLength(3);
+      const unauthorised = await serve(answering(401));
+      await getAccounts(sdkFor(unauthorised.origin));
+      expect(unauthorised.seen.map((request) => request.url)).toEqual([
+        "/v1/token",
+        "/v1/accounts",
+        "/v1/token",
+        "/v1/accounts",
+      ]);
+    },
+  );
 
   it("a body read as a stream that stalls or breaks off fails with the SDK's error", async () => {
     const origin = await socketServer((request, socket) => {
@@ -618,6 +636,28 @@ describe("network failures name their cause", () => {
       "GET /v1/accounts failed: more content codings than fetch undoes (too many content-encodings)",
     );
     expect(seen.filter((request) => request.url.startsWith("/v1/accounts"))).toHaveLength(1);
+  });
+
+  // What the README says of it: Node's own fetch crashes the process a moment after the call has
+  // failed (beyond any SDK's reach), and undici from npm, installed as the README shows, does not.
+  // Should a Node release mend it, the first expectation fails: the README's paragraph then goes.
+  it("more content codings, then a connection cut off: Node's fetch crashes the process, undici's install() does not", () => {
+    const child = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [fileURLToPath(new URL("fixtures/codings-then-cut.mjs", import.meta.url)), ...args],
+        {
+          encoding: "utf8",
+          timeout: 20_000,
+        },
+      );
+    const builtIn = child();
+    expect(builtIn.stdout).toBe("CdasConnectionError\n");
+    expect(builtIn.stderr).toContain("SocketError: other side closed");
+    expect(builtIn.status).toBe(1);
+    const installed = child("install");
+    expect(installed.stdout).toBe("CdasConnectionError\nsurvived\n");
+    expect(installed.status).toBe(0);
   });
 
   // Deno's fetch gives no code: its causes, as Deno 2.9 words them, are named by those words.
@@ -1043,9 +1083,9 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
-  it("an error body holding it base64-encoded (a JWT's claims), or with a letter written as a JavaScript escape or an HTML reference", async () => {
-    const claims = (before: string) =>
-      Buffer.from(JSON.stringify({ sub: "eu_1", note: `${before}${SECRET}` })).toString("base64url");
+  it("an error body holding it base64-encoded (a JWT's claims, of it lower- or upper-cased too), or with a letter written as a JavaScript escape or an HTML reference", async () => {
+    const claims = (before: string, secret = SECRET) =>
+      Buffer.from(JSON.stringify({ sub: "eu_1", note: `${before}${secret}` })).toString("base64url");
     const code = SECRET.charCodeAt(0);
     const rest = SECRET.slice(1);
     // PHP's json_encode writes `/` as `\/` (the secret has one).
@@ -1054,6 +1094,9 @@ describe("the secret is redacted from everything handed back", () => {
     );
     const bodies = [
       ...["", "a", "ab"].map((before) => `issued eyJhbGciOiJIUzI1NiJ9.${claims(before)}.c2ln`),
+      ...[SECRET.toLowerCase(), SECRET.toUpperCase()].map(
+        (secret) => `issued eyJhbGciOiJIUzI1NiJ9.${claims("", secret)}.c2ln`,
+      ),
       `issued eyJhbGciOiJIUzI1NiJ9.${phpClaims}.c2ln`,
       `basic ${Buffer.from(`${CLIENT_ID}:${SECRET}`).toString("base64")}`,
       `\\x${code.toString(16)}${rest}`,
