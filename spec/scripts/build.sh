@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export REDOCLY_TELEMETRY=off
+# Before anything is removed: run directly, outside pnpm, the workspace's redocly is not on PATH.
+command -v redocly >/dev/null || { echo "build.sh: redocly not found; run it as pnpm exec bash scripts/build.sh (or pnpm build)" >&2; exit 1; }
 mkdir -p dist
 # Only the registered versions' bundles: one left from a version since removed would be published.
 rm -f dist/v[0-9]*.json dist/v[0-9]*.yaml

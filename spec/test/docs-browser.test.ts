@@ -201,7 +201,10 @@ describe("index page", () => {
     for (const [index, version] of VERSIONS.entries()) {
       if (index === 0) continue;
       const changed = (await changedIn(index + 1)).map((operation) => operation?.split(" ")[1]);
-      expect(changed.sort(), version).toEqual([...changedFromPrevious(version)].sort());
+      expect(
+        changed.sort(),
+        `${version}: the operations the index marks changed, and changedFromPrevious (test/interface-model.ts)`,
+      ).toEqual([...changedFromPrevious(version)].sort());
     }
     await screenshot(page, "index");
     await page.close();

@@ -419,6 +419,24 @@ describe("the guide's code on each side of a change", () => {
     expect(markdown).not.toMatch(/`fee_method_u_type` \(type not documented/);
   });
 
+  it("new optional query parameters are said as many as there are: one is a parameter", () => {
+    const before = load("v2");
+    const after = structuredClone(before);
+    after.paths["/v1/transactions"].get.parameters.push({
+      name: "merchant_name",
+      in: "query",
+      schema: { type: "string" },
+    });
+    const guide = buildGuide(diffDocuments(before, after, { from: "v2", to: "v2" }), before, after);
+    expect(entriesOf(guide).map((entry) => entry.text)).toEqual([
+      "new optional query parameter `merchant_name`",
+    ]);
+    // Several, as the v2-to-v3 guide has them.
+    expect(formatGuideMarkdown(guideFor("v2-to-v3") as never)).toContain(
+      "New optional query parameters `page[size]`, `page[after]` and `page[before]`.",
+    );
+  });
+
   it("a place that was the items of a bare array, or becomes them, is said both ways", () => {
     const forward = formatGuideMarkdown(guideFor("v1-to-v3") as never);
     expect(forward).toContain(

@@ -268,13 +268,22 @@ export const handlers: Record<string, Handler> = {
     if (min !== undefined && max !== undefined && min > max) {
       throw new ApiError(400, "parameter min_amount must not be greater than max_amount", "bad_request");
     }
-    const accountId = text(query.account_id);
-    const status = text(query.status);
-    const endUserId = text(query.end_user_id) ?? "";
-    const key = filterKey([endUserId, accountId, from, to, min, max, status]);
+    // Every filter, read from here alone: the cache key is made of this whole record, so a filter
+    // added to it is in the key (one read from the query directly would get another filter's list).
+    const filter = {
+      endUserId: text(query.end_user_id) ?? "",
+      accountId: text(query.account_id),
+      from,
+      to,
+      min,
+      max,
+      status: text(query.status),
+    };
+    const key = filterKey(Object.values(filter));
     const cached = state.filteredTransactions.get(key);
     if (cached) return list(context, cached, views.summaryTransaction);
-    const source = state.transactionsByUser.get(endUserId) ?? [];
+    const { accountId, status } = filter;
+    const source = state.transactionsByUser.get(filter.endUserId) ?? [];
     const matching = source.filter(
       (t) =>
         (accountId === undefined || t.accountId === accountId) &&

@@ -337,7 +337,7 @@ function parameterClauses(items) {
     const names = added.map((i) => i.name);
     clauses.push({
       kind: "param-added",
-      text: `new optional ${added[0].where} parameters ${listWords(names)}`,
+      text: `new optional ${added[0].where} ${names.length > 1 ? "parameters" : "parameter"} ${listWords(names)}`,
       names,
     });
   }
