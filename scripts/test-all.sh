@@ -9,12 +9,14 @@ ensure_chromium || echo "warning: chromium could not be installed; the browser t
 pnpm install --frozen-lockfile || exit 1
 
 rm -f spec/reports/vitest.json packages/*/reports/vitest.json
-status=0
-pnpm lint || status=1
-pnpm build || status=1
+failed_steps=()
+pnpm lint || failed_steps+=(lint)
+pnpm build || failed_steps+=(build)
 # Every suite runs even if another fails; the counter reads each suite's JSON report, and turbo's run
 # summary for the suites that failed without a failed test in it (a type error in a test file).
 rm -rf .turbo/runs
-pnpm exec turbo run test --continue --concurrency=1 --summarize || status=1
-node scripts/count-tests.mjs || status=1
-exit $status
+pnpm exec turbo run test --continue --concurrency=1 --summarize || failed_steps+=(test)
+# Named before the totals, so a red run whose suites all passed (a lint error) says why.
+if ((${#failed_steps[@]})); then echo "failed steps: ${failed_steps[*]}"; fi
+node scripts/count-tests.mjs || failed_steps+=(count)
+((${#failed_steps[@]} == 0))
