@@ -447,6 +447,15 @@ describe("the guide's code on each side of a change", () => {
       "In `[]` (the items of the bare array; before, `consents[]`): `arrangementId` is now `arrangement_id`",
     );
   });
+
+  it("a place under a renamed field is named as it was too, so that 'were numbers' has a path in the older version", () => {
+    const forward = formatGuideMarkdown(guideFor("v1-to-v3") as never);
+    expect(forward).toContain(
+      "`product.lending_rates[].tiers[]` (named `product.depositRates[].tiers[]` and `product.lendingRates[].tiers[]` before): `maximum_value` and `minimum_value` are now strings (were numbers)",
+    );
+    // Places that kept their names are not repeated: the v2-to-v3 guide has no rename above them.
+    expect(formatGuideMarkdown(guideFor("v2-to-v3") as never)).not.toContain("before):");
+  });
 });
 
 describe("the v1-to-v3 guide against a v1 program recompiled against v3", () => {

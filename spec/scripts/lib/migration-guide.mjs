@@ -320,7 +320,8 @@ function parameterClauses(items) {
     clauses.push({
       kind: "param-removed",
       // A query parameter that is gone no longer selects anything: the answer holds what it left out.
-      text: `the ${item.where} parameter \`${item.name}\` is gone: stop sending it${item.where === "query" ? "; answers are no longer narrowed by it" : ""}`,
+      // Sent anyway, it is refused where parameters are checked (the sandbox's 400 "is not allowed here").
+      text: `the ${item.where} parameter \`${item.name}\` is gone: stop sending it${item.where === "query" ? " (the sandbox refuses it with a 400); answers are no longer narrowed by it" : ""}`,
       names: [item.name],
     });
   }
@@ -367,6 +368,9 @@ function describePlace(container, changes, docs) {
     placeNote = bare(older)
       ? "before, the items of the bare array"
       : `the items of the bare array; before, ${listWords(older)}`;
+  // A place under a renamed field is named as it was too: "were numbers" is said of the older path.
+  else if (list === newer && older?.some((path) => !newer.includes(path)))
+    placeNote = `named ${listWords(older.filter((path) => !newer.includes(path)))} before`;
   return {
     subject: listWords(list),
     labels: list,
