@@ -83,6 +83,17 @@ describe("what every version rejects", () => {
     client.request("get", "/v1/accounts", { params: { query: { ...query, limt: 5 } } });
   });
 
+  it("a query built beforehand is checked once typed as the README says; untyped, a misspelling passes", () => {
+    const untyped = { end_user_id: "eu_2f9c81d4", limt: 5 };
+    client.GET("/v1/accounts", { params: { query: untyped } }); // TypeScript checks a literal's keys only
+    const typed: paths["/v1/accounts"]["get"]["parameters"]["query"] = {
+      end_user_id: "eu_2f9c81d4",
+      // @ts-expect-error `limt` is not a query parameter of the accounts list
+      limt: 5,
+    };
+    expectTypeOf(typed.limit).toEqualTypeOf<number | undefined>();
+  });
+
   it("hands itself to a library typed against openapi-fetch's own client as OpenApiFetchClient", () => {
     const takesOpenApiFetchClient = (loose: OpenApiFetchClientOf<paths>) => loose;
     // @ts-expect-error the exact client is not openapi-fetch's type (their methods' signatures differ)
