@@ -2,8 +2,17 @@
  * `Prefer: code=<status>` (Prism's convention): a valid request answered with an error status its
  * operation documents, in the documented form, so that a caller's handling of it can be tried.
  */
+import { deref } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, mainEndUsers, Sandbox } from "./helpers.js";
+import {
+  assertDocumentedResponse,
+  loadBundle,
+  mainEndUsers,
+  operationsOf,
+  Sandbox,
+  VERSIONS,
+  validRequests,
+} from "./helpers.js";
 
 let sandbox: Sandbox;
 let person: string;
@@ -63,5 +72,47 @@ describe("Prefer: code=<status> asks for a documented failure", () => {
     const invalid = await ask("GET", "/v1/accounts", "code=500");
     expect(invalid.status).toBe(400);
     expect(invalid.text).toContain("end_user_id");
+  });
+});
+
+type Json = Record<string, unknown>;
+
+/**
+ * Each error example of the documents has the fields of the body the sandbox answers with that
+ * status on that operation (asked for with Prefer), so that the reference shows the shape a caller
+ * meets: the extended shape where the sandbox answers it, the short one where it does.
+ */
+describe.each(VERSIONS)("%s: an error example has the fields of the sandbox's answer", (version) => {
+  const bundle = loadBundle(version);
+  const cases = operationsOf(version).flatMap((op) =>
+    Object.entries(op.operation.responses as Json)
+      .filter(([status]) => !status.startsWith("2"))
+      .flatMap(([status, response]) => {
+        const content = (deref<Json>(bundle, response).content ?? {}) as Record<string, Json>;
+        return Object.values(content).flatMap((media) =>
+          Object.entries((media.examples ?? {}) as Json).map(([name, example]) => ({
+            op,
+            // A class (4XX) or the default is asked for as its first status.
+            code: /^\d{3}$/.test(status) ? status : status === "default" ? "400" : `${status[0]}00`,
+            where: `${op.operationId} ${status} ${name}`,
+            value: deref<Json>(bundle, example).value as Json,
+          })),
+        );
+      }),
+  );
+  it("finds error examples", () => {
+    expect(cases.length).toBeGreaterThan(20);
+  });
+  it.each(cases)("$where", async ({ op, code, value }) => {
+    const [call] = validRequests(sandbox.server, op.operationId, person);
+    expect(call, `a valid request of ${op.operationId} (helpers.ts validRequests)`).toBeDefined();
+    const response = await sandbox.call(call!.method ?? "GET", call!.path, {
+      version,
+      token: call!.token,
+      body: call!.body,
+      headers: { prefer: `code=${code}` },
+    });
+    expect(response.status).toBe(Number(code));
+    expect(Object.keys(value).sort()).toEqual(Object.keys(response.body as Json).sort());
   });
 });

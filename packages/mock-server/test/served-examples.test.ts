@@ -24,6 +24,10 @@
  * carry no key): its items are the first ones of the page its links name, else of the first page.
  * Examples whose records carry no key (the token, the detailed transactions' `{}` items, the common
  * identity's `{}` items) are not records for the first test.
+ *
+ * An example may leave out records' fields or a list's items, but its summary says so, as the
+ * reader sees it beside the example: "abridged" (fields served that it does not show) and "shortened
+ * here" (fewer items than the page served), each exactly when it is so.
  */
 import { exampleRequest, responseExamples } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -138,6 +142,30 @@ function differences(shown: unknown, served: unknown, at: string): string[] {
   }
   return Object.is(shown, served) ? [] : [`${at}: ${JSON.stringify(shown)} ≠ ${JSON.stringify(served)}`];
 }
+
+/** The fields `served` holds that `shown` leaves out (within the objects both have), as paths. */
+function leftOut(shown: unknown, served: unknown, at: string): string[] {
+  if (Array.isArray(shown) && Array.isArray(served)) {
+    const byId = shown.every((item) => item && typeof item === "object" && typeof item.id === "string");
+    return shown.flatMap((item, index) => {
+      const match = byId ? served.find((s) => (s as Json | null)?.id === (item as Json).id) : served[index];
+      return leftOut(item, match, `${at}[${index}]`);
+    });
+  }
+  if (!shown || typeof shown !== "object" || !served || typeof served !== "object" || Array.isArray(served))
+    return [];
+  return Object.entries(served as Json).flatMap(([name, value]) =>
+    name in shown ? leftOut((shown as Json)[name], value, `${at}.${name}`) : [`${at}.${name}`],
+  );
+}
+
+/**
+ * What an example's summary says of what it leaves out: "abridged" when its records are served with
+ * fields it does not show, "shortened here" when its list has fewer items than the page served.
+ * Either is said exactly when it is so, for a reader who copies the request and compares.
+ */
+const SAYS_ABRIDGED = /\babridged\b/;
+const SAYS_SHORTENED = /\bshortened here\b/;
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -280,6 +308,13 @@ describe.each(VERSIONS)("%s: the records of the response examples are served as 
         found.length,
         `${where}, sent ${request.address}, differs:\n${found.join("\n")}\n${MENDING}`,
       ).toBe(0);
+      const omitted = [...records].flatMap(([id, shown]) => leftOut(shown, served.get(id), id));
+      expect(
+        SAYS_ABRIDGED.test(summary),
+        omitted.length > 0
+          ? `${where} leaves out fields served (${omitted.slice(0, 5).join(", ")}${omitted.length > 5 ? ", ..." : ""}): its summary must say "abridged"`
+          : `${where} shows every field served: its summary must not say "abridged"`,
+      ).toBe(omitted.length > 0);
     });
   }
 });
@@ -317,7 +352,7 @@ describe.each(VERSIONS)("%s: a list example shows the first items served", (vers
   it("finds list examples", () => {
     expect(examples.length).toBeGreaterThan(15);
   });
-  for (const { op, where, name, value, list } of examples) {
+  for (const { op, where, name, summary, value, list } of examples) {
     it(`${where}: its ${list?.length} items are the first served`, async () => {
       const request = requestOf(version, op, name);
       const pages = await servedPages(version, request, keyOf(op));
@@ -338,6 +373,12 @@ describe.each(VERSIONS)("%s: a list example shows the first items served", (vers
         found.length,
         `${where}, sent ${request.address}, shows other items than the first ${shown.length} of ${served.length} served:\n${found.join("\n")}\n${MENDING}`,
       ).toBe(0);
+      expect(
+        SAYS_SHORTENED.test(summary),
+        shown.length < served.length
+          ? `${where} shows ${shown.length} of the ${served.length} items served: its summary must say "shortened here"`
+          : `${where} shows every item served: its summary must not say "shortened here"`,
+      ).toBe(shown.length < served.length);
     });
   }
 });

@@ -153,6 +153,14 @@ describe("v1 and v2 shapes of the same data", () => {
     const ids = new Set(v2.map((c) => c.arrangement_id));
     expect(expiring.every((c) => ids.has(c.arrangement_id))).toBe(true);
     expect((await sandbox.get("/v1/consent?expires_before=2026-07-01", "v3")).status).toBe(400);
+    // A date-time is a cut-off too; another value is answered with a 400, as the parameter says.
+    const atNoon = await sandbox.get("/v1/consent?expires_before=2026-07-01T12:00:00Z", "v1");
+    expect((atNoon.body as Json[]).length).toBeGreaterThanOrEqual(expiring.length);
+    const banana = await sandbox.get("/v1/consent?expires_before=banana", "v1");
+    expect([banana.status, (banana.body as Json).message]).toEqual([
+      400,
+      "parameter expires_before must be a date or date-time",
+    ]);
   });
 });
 
