@@ -18,5 +18,6 @@ rm -rf .turbo/runs
 pnpm exec turbo run test --continue --concurrency=1 --summarize || failed_steps+=(test)
 # Named before the totals, so a red run whose suites all passed (a lint error) says why.
 if ((${#failed_steps[@]})); then echo "failed steps: ${failed_steps[*]}"; fi
+# Its own failure (a failed test, a suite without a report) is said by its totals: here only the status.
 node scripts/count-tests.mjs || failed_steps+=(count)
 ((${#failed_steps[@]} == 0))

@@ -453,6 +453,10 @@ describe("the guide's code on each side of a change", () => {
     expect(forward).toContain(
       "`product.lending_rates[].tiers[]` (named `product.depositRates[].tiers[]` and `product.lendingRates[].tiers[]` before): `maximum_value` and `minimum_value` are now strings (were numbers)",
     );
+    // An entry merged from several places names the older path of each (deposit and lending rates).
+    expect(forward).toContain(
+      "`product.lending_rates[]` (named `product.depositRates[]` and `product.lendingRates[]` before): new: `application_type`",
+    );
     // Places that kept their names are not repeated: the v2-to-v3 guide has no rename above them.
     expect(formatGuideMarkdown(guideFor("v2-to-v3") as never)).not.toContain("before):");
   });

@@ -36,6 +36,20 @@ export function timestamp(date: string, minuteOfDay = 0): string {
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** An RFC 3339 date-time: a date, `T`, a time with optional fraction, and `Z` or an offset. */
+const DATE_TIME_PATTERN = /^(\d{4}-\d{2}-\d{2})[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The instant a `YYYY-MM-DD` date (its start, UTC) or an RFC 3339 date-time names, in milliseconds;
+ * undefined for any other text (`Date.parse` would also take `2026` or `July 1, 2026`).
+ */
+export function instantOf(text: string): number | undefined {
+  const date = DATE_TIME_PATTERN.exec(text)?.[1] ?? text;
+  if (!isCalendarDate(date)) return undefined;
+  const instant = Date.parse(text);
+  return Number.isNaN(instant) ? undefined : instant;
+}
+
 /** Whether the text is a real calendar date in `YYYY-MM-DD` form. */
 export function isCalendarDate(text: string): boolean {
   const match = DATE_PATTERN.exec(text);

@@ -8,7 +8,7 @@ import type { OperationInfo } from "./bundle.js";
 import { DOCUMENTED_PERSON } from "./data/ids.js";
 import type { Account, BankingProduct, DataSet, EndUser, Transaction } from "./data/model.js";
 import * as views from "./data/views.js";
-import { addDays } from "./dates.js";
+import { addDays, instantOf } from "./dates.js";
 import { ApiError, InputEcho } from "./errors.js";
 import { ExpiringMap } from "./expiring.js";
 import type { TokenStore } from "./tokens.js";
@@ -478,9 +478,13 @@ export const handlers: Record<string, Handler> = {
     let consents = state.data.consents;
     const expiresBefore = text(query.expires_before);
     if (expiresBefore !== undefined) {
-      const cutOff = Date.parse(expiresBefore);
-      if (Number.isNaN(cutOff))
-        throw new ApiError(400, "parameter expires_before must be a date or date-time", "bad_request");
+      const cutOff = instantOf(expiresBefore);
+      if (cutOff === undefined)
+        throw new ApiError(
+          400,
+          "parameter expires_before must be a date (YYYY-MM-DD) or an RFC 3339 date-time",
+          "bad_request",
+        );
       consents = consents.filter((c) => Date.parse(c.expiresAt) < cutOff);
     }
     return list(context, consents, (consent) => views.consentView(consent, shape), true);

@@ -90,13 +90,19 @@ describe.each(VERSIONS)("%s: an error example has the fields of the sandbox's an
       .flatMap(([status, response]) => {
         const content = (deref<Json>(bundle, response).content ?? {}) as Record<string, Json>;
         return Object.values(content).flatMap((media) =>
-          Object.entries((media.examples ?? {}) as Json).map(([name, example]) => ({
-            op,
-            // A class (4XX) or the default is asked for as its first status.
-            code: /^\d{3}$/.test(status) ? status : status === "default" ? "400" : `${status[0]}00`,
-            where: `${op.operationId} ${status} ${name}`,
-            value: deref<Json>(bundle, example).value as Json,
-          })),
+          Object.entries((media.examples ?? {}) as Json).map(([name, raw]) => {
+            const example = deref<Json>(bundle, raw);
+            // A class (4XX) or the default is asked for as the status its example's summary names
+            // ("(401)"), else as the class's first.
+            const named = /\((\d{3})\)/.exec(String(example.summary ?? ""))?.[1];
+            const first = status === "default" ? "400" : `${status[0]}00`;
+            return {
+              op,
+              code: /^\d{3}$/.test(status) ? status : (named ?? first),
+              where: `${op.operationId} ${status} ${name}`,
+              value: example.value as Json,
+            };
+          }),
         );
       }),
   );

@@ -27,7 +27,8 @@
  *
  * An example may leave out records' fields or a list's items, but its summary says so, as the
  * reader sees it beside the example: "abridged" (fields served that it does not show) and "shortened
- * here" (fewer items than the page served), each exactly when it is so.
+ * here" (fewer items than the page served), each exactly when it is so: "abridged" for examples with
+ * records (above), "shortened here" for list examples (below).
  */
 import { exampleRequest, responseExamples } from "@cdas/spec/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

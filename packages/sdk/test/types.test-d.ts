@@ -48,6 +48,16 @@ describe("sdk.client", () => {
     expectTypeOf(data).toEqualTypeOf<string | undefined>();
   });
 
+  it("checks a query built beforehand once it is typed with V2.paths, as the README says", async () => {
+    const accountsQuery: V2.paths["/v1/accounts"]["get"]["parameters"]["query"] = {
+      end_user_id: "eu_1",
+      // @ts-expect-error `limt` is not a query parameter of the accounts list
+      limt: 5,
+    };
+    await v2.client.GET("/v1/accounts", { params: { query: accountsQuery } });
+    expectTypeOf(accountsQuery.limit).toEqualTypeOf<number | undefined>();
+  });
+
   it("hands itself to a library typed against openapi-fetch's own client, as the version's OpenApiFetchClient", () => {
     const takesOpenApiFetchClient = (loose: V2.OpenApiFetchClient) => loose;
     takesOpenApiFetchClient(v2.client as V2.OpenApiFetchClient);

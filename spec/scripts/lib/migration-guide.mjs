@@ -368,15 +368,21 @@ function describePlace(container, changes, docs) {
     placeNote = bare(older)
       ? "before, the items of the bare array"
       : `the items of the bare array; before, ${listWords(older)}`;
-  // A place under a renamed field is named as it was too: "were numbers" is said of the older path.
-  else if (list === newer && older?.some((path) => !newer.includes(path)))
-    placeNote = `named ${listWords(older.filter((path) => !newer.includes(path)))} before`;
+  // A place under a renamed field is named as it was too ("were numbers" is said of the older path):
+  // kept as a list, so that entries merged from several places name every one (renamedNote).
+  const renamedFrom = list === newer && !placeNote ? (older ?? []).filter((path) => !newer.includes(path)) : [];
   return {
     subject: listWords(list),
     labels: list,
     name: names.length === 1 ? `\`${names[0]}\`` : undefined,
     placeNote,
+    renamedFrom,
   };
+}
+
+/** The note of places under a renamed field: their older paths. */
+function renamedNote(renamedFrom) {
+  return renamedFrom.length > 0 ? `named ${listWords([...renamedFrom].sort())} before` : undefined;
 }
 
 function versionBullet(report, change) {
@@ -444,7 +450,15 @@ function rawBullets(report, docs) {
     const clauses = containerClauses(items, place, sides);
     // A description-only container (an annotation with nothing to act on) stays folded.
     if (clauses.length === 0) folded.push(...changes);
-    else bullets.push({ operations, places: place.labels, clauses, changes, placeNote: place.placeNote });
+    else
+      bullets.push({
+        operations,
+        places: place.labels,
+        clauses,
+        changes,
+        placeNote: place.placeNote,
+        renamedFrom: place.renamedFrom ?? [],
+      });
   }
   return { bullets, folded };
 }
@@ -462,6 +476,7 @@ function mergeBullets(bullets) {
     existing.operations = [...new Set([...existing.operations, ...bullet.operations])].sort();
     existing.places = [...new Set([...existing.places, ...bullet.places])].sort();
     existing.placeNote ??= bullet.placeNote;
+    existing.renamedFrom = [...new Set([...(existing.renamedFrom ?? []), ...(bullet.renamedFrom ?? [])])];
     existing.changes.push(...bullet.changes);
   }
   return [...merged.values()];
@@ -495,7 +510,7 @@ export function buildGuide(report, beforeDoc, afterDoc) {
     sections.get(key).entries.push({
       text: bullet.clauses.map((c) => c.text).join("; "),
       places: bullet.places,
-      placeNote: bullet.placeNote,
+      placeNote: bullet.placeNote ?? renamedNote(bullet.renamedFrom ?? []),
       clauses: bullet.clauses,
       breaking: bullet.changes.some((c) => c.class === "breaking"),
       pointers: bullet.changes.map((c) => c.pointer),
