@@ -370,7 +370,8 @@ function describePlace(container, changes, docs) {
       : `the items of the bare array; before, ${listWords(older)}`;
   // A place under a renamed field is named as it was too ("were numbers" is said of the older path):
   // kept as a list, so that entries merged from several places name every one (renamedNote).
-  const renamedFrom = list === newer && !placeNote ? (older ?? []).filter((path) => !newer.includes(path)) : [];
+  const renamedFrom =
+    list === newer && !placeNote ? (older ?? []).filter((path) => !newer.includes(path)) : [];
   return {
     subject: listWords(list),
     labels: list,
