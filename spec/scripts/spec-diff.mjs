@@ -19,9 +19,10 @@ process.stdout.on("error", (error) => {
 const FORMATS = ["text", "md", "json", "guide"];
 const USAGE = `Usage: pnpm spec:diff <from> <to> [--format text|md|json|guide] [--all] [--fail-on breaking|non-breaking|annotation]
 
-  <from>, <to>  a version (${knownVersions(SPEC_DIR).join(", ")}; reads spec/dist/vN.json, or bundles the sources when not built),
-                a bundle file (JSON or YAML), or <git-rev>:<version> (bundles that revision's sources,
-                e.g. HEAD~1:v2), or <git-rev>:<path> for a committed file.
+  <from>, <to>  a version (${knownVersions(SPEC_DIR).join(", ")}; reads spec/dist/vN.json, or bundles the sources when not built
+                or older than a source), a bundle file (JSON or YAML, an OpenAPI 3 document), or
+                <git-rev>:<version> (bundles that revision's sources, e.g. HEAD~1:v2), or <git-rev>:<path>
+                for a committed file.
   --format      text (default), md (Markdown), json, or guide (the migration guide: what to change in
                 your code, by operation; md and json keep every detail).
   --all         with --format guide: also list the component-only and annotation changes.

@@ -1,6 +1,14 @@
 // `pnpm spec:diff`: the three output formats, the exit codes a CI job relies on, and the input forms.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -148,6 +156,41 @@ describe("spec:diff exit codes", () => {
   });
 });
 
+describe("spec:diff input that is no OpenAPI document", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "spec-diff-input-"));
+  const file = (name: string, text: string) => {
+    writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  it.each([
+    ["array.json", "[1,2,3]", 'is not an OpenAPI 3 document (no "openapi": "3.x" at its top)'],
+    ["null.json", "null", 'is not an OpenAPI 3 document (no "openapi": "3.x" at its top)'],
+    ["empty.yaml", "name: not openapi\n", 'is not an OpenAPI 3 document (no "openapi": "3.x" at its top)'],
+    [
+      "no-paths.json",
+      '{"openapi":"3.1.0","info":{"title":"x","version":"1"}}',
+      'is not an OpenAPI document this diff reads: it has no "paths" object',
+    ],
+    ["cut.json", '{"openapi": "3.1.0", "info"', "is not valid JSON: "],
+    ["cut.yaml", "openapi: 3.1.0\ninfo: [\n", "is not valid YAML: "],
+  ])("%s stops a gate (exit 2) with a message naming the file", (name, text, message) => {
+    const input = file(name, text);
+    const { code, stdout, stderr } = specDiff(BEFORE, input, "--fail-on", "breaking");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`spec:diff: ${input} ${message}`);
+  });
+
+  it("a document without components is compared: every operation gone is breaking (exit 1)", () => {
+    const bare = file("bare.json", '{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}}');
+    const { code, stdout } = specDiff(BEFORE, bare, "--format", "json", "--fail-on", "breaking");
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report.counts.breaking).toBeGreaterThan(0);
+    expect(report.changes.some((c: { summary: string }) => /components/.test(c.summary))).toBe(true);
+  });
+});
+
 describe("spec:diff --format guide", () => {
   it("prints the migration guide, grouped by operation, with the folded changes counted", () => {
     const { code, stdout } = specDiff(BEFORE, AFTER, "--format", "guide");
@@ -190,6 +233,20 @@ describe("spec:diff inputs", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout).counts.total).toBe(0);
   }, 60_000);
+
+  it("bundles a version from its sources, and says so, when a source is newer than dist/", () => {
+    const bundle = path.join(SPEC_DIR, "dist", "v1.json");
+    const { atime, mtime } = statSync(bundle);
+    utimesSync(bundle, atime, new Date(0)); // older than every source
+    try {
+      const { code, stdout, stderr } = specDiff("v1", "v1", "--format", "json");
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).counts.total).toBe(0);
+      expect(stderr).toMatch(/^spec:diff: dist\/v1\.json is older than \S+: bundling v1 from the sources/);
+    } finally {
+      utimesSync(bundle, atime, mtime);
+    }
+  }, 120_000);
 
   it("says a guide between equal documents has nothing to change, with none of a guide's boilerplate", () => {
     const { code, stdout } = specDiff("v1", "v1", "--format", "guide");

@@ -28,9 +28,13 @@ export function describe(diff, context, pointerTokens) {
   const verb = { add: "added", remove: "removed", replace: "changed", rename: "renamed" }[action];
   const where = [];
   const parameterIndex = path.lastIndexOf("parameters");
-  if (pointerTokens[0] === "components") {
+  // A whole `components` (or a whole section of it) added or removed names no one component.
+  if (pointerTokens[0] === "components" && pointerTokens[2] !== undefined) {
     where.push(`${pointerTokens[1].replace(/s$/, "").replace(/ie$/, "y")} \`${pointerTokens[2]}\``);
-  } else if (path[0] === "components") where.push(`${path[1].replace(/s$/, "")} \`${path[2]}\``);
+  } else if (path[0] === "components" && path[2] !== undefined)
+    where.push(`${path[1].replace(/s$/, "")} \`${path[2]}\``);
+  else if (path[0] === "components")
+    where.push(path[1] === undefined ? "components" : `components ${path[1]}`);
   else if (path.includes("requestBody")) where.push("request body");
   else if (path.includes("responses") && path.length > path.indexOf("responses") + 1) {
     where.push(`response ${path[path.indexOf("responses") + 1]}`);

@@ -1,12 +1,12 @@
 // Loads the document named on the command line: a version (v1), a bundle file, or <git-rev>:<version>.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readRegistry, VERSION_NAME } from "../../registry/index.js";
-import { LAYERED_CONFIG, materialise } from "../layers.mjs";
+import { filesBelow, LAYERED_CONFIG, materialise } from "../layers.mjs";
 
 export const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
@@ -16,8 +16,41 @@ export function knownVersions(specDir) {
   return readRegistry(specDir).versions;
 }
 
+/**
+ * The OpenAPI document in `text`, read from `name`: a parse error, or a value that is no OpenAPI 3
+ * document (an array, `null`, a document without `openapi` or `paths`), names the file, so that a
+ * wrong or truncated artifact stops a CI gate instead of passing it.
+ */
 function parseDocument(text, name) {
-  return name.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  let doc;
+  try {
+    doc = name.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new Error(`${name} is not valid ${name.endsWith(".json") ? "JSON" : "YAML"}: ${error.message}`);
+  }
+  const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!isObject(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3."))
+    throw new Error(`${name} is not an OpenAPI 3 document (no "openapi": "3.x" at its top)`);
+  if (!isObject(doc.paths))
+    throw new Error(`${name} is not an OpenAPI document this diff reads: it has no "paths" object`);
+  return doc;
+}
+
+/** The newest source file of a version (shared/, its lineage, the registry), by modification time. */
+function newestSource(version) {
+  const registry = readRegistry(SPEC_DIR);
+  const folders = ["shared", ...registry.lineage(version)].map((folder) => path.join(SPEC_DIR, folder));
+  const files = [
+    path.join(SPEC_DIR, "versions.json"),
+    ...folders.flatMap((dir) => filesBelow(dir).map((f) => path.join(dir, f))),
+  ];
+  return files.reduce(
+    (newest, file) => {
+      const time = statSync(file).mtimeMs;
+      return time > newest.time ? { file, time } : newest;
+    },
+    { file: "", time: 0 },
+  );
 }
 
 /**
@@ -106,10 +139,19 @@ export function loadSpec(argument, { cwd = process.env.INIT_CWD ?? process.cwd()
         `${argument} is not a version of this spec: accepted ${known.join(", ")}, a bundle file (JSON or YAML), or <git-rev>:<version>.`,
       );
     }
+    // The build's bundle, unless a source changed after it: then the working tree, bundled here, so
+    // that a gate run after an edit compares the edit (and says so).
     const bundle = path.join(SPEC_DIR, "dist", `${argument}.json`);
-    const doc = existsSync(bundle)
-      ? JSON.parse(readFileSync(bundle, "utf8"))
-      : bundleVersion(SPEC_DIR, argument);
+    const built = existsSync(bundle) ? statSync(bundle).mtimeMs : undefined;
+    const newest = built === undefined ? undefined : newestSource(argument);
+    if (built !== undefined && newest.time > built)
+      process.stderr.write(
+        `spec:diff: dist/${argument}.json is older than ${path.relative(SPEC_DIR, newest.file)}: bundling ${argument} from the sources (pnpm build refreshes dist/)\n`,
+      );
+    const doc =
+      built !== undefined && newest.time <= built
+        ? parseDocument(readFileSync(bundle, "utf8"), bundle)
+        : bundleVersion(SPEC_DIR, argument);
     return { label: argument, doc };
   }
   const candidates = [path.resolve(cwd, argument), path.resolve(process.cwd(), argument)];
