@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readRegistry, VERSION_NAME } from "../../registry/index.js";
 import { filesBelow, LAYERED_CONFIG, materialise } from "../layers.mjs";
+import { isObject } from "./openapi-walk.mjs";
 
 export const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const REDOCLY = path.join(SPEC_DIR, "node_modules", ".bin", "redocly");
@@ -28,7 +29,6 @@ function parseDocument(text, name) {
   } catch (error) {
     throw new Error(`${name} is not valid ${name.endsWith(".json") ? "JSON" : "YAML"}: ${error.message}`);
   }
-  const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
   if (!isObject(doc) || typeof doc.openapi !== "string" || !doc.openapi.startsWith("3."))
     throw new Error(`${name} is not an OpenAPI 3 document (no "openapi": "3.x" at its top)`);
   if (!isObject(doc.paths))
