@@ -14,7 +14,7 @@ import { listOperations, readBundle, readClientConfig, withoutVersionHeader } fr
 const PAGINATION_STYLES = ["offset", "cursor", "none"];
 const VERSION_HEADER = "X-Platform-Version";
 // A named type per component schema (`Account`, `RateTier`, ...) next to `paths` and `components`.
-const OPENAPI_TS_FLAGS = ["--root-types", "--root-types-no-schema-prefix"];
+const OPENAPI_TS_FLAGS = ["--root-types", "--root-types-no-schema-prefix", "--empty-objects-unknown"];
 
 const packageDir = process.cwd();
 const client = readClientConfig(packageDir);

@@ -27,15 +27,28 @@ export type ErrorMessages<Operations> = {
     : never;
 };
 
+/** The keys an object names (not those of an index signature). */
+type NamedKeys<T> = { [Key in keyof T]-?: string extends Key ? never : number extends Key ? never : Key }[keyof T];
+
 /**
  * Where a type accepts keys it does not name: the dotted path of every object below `T` whose string
- * index signature holds something (an index signature of `never` names no key and accepts none).
+ * index signature holds something (an index signature of `never` names no key and accepts none). An
+ * object that names no key and holds `unknown` is one whose fields the interface does not document
+ * (`Record<string, unknown>`): it hides no renamed field, so it is not counted.
  */
 type OpenAt<T, Path extends string> = T extends readonly (infer Item)[]
   ? OpenAt<Item, `${Path}[]`>
   : T extends object
     ?
-        | (string extends keyof T ? ([T[string & keyof T]] extends [never] ? never : Path) : never)
+        | (string extends keyof T
+            ? [T[string & keyof T]] extends [never]
+              ? never
+              : [NamedKeys<T>] extends [never]
+                ? unknown extends T[string & keyof T]
+                  ? never
+                  : Path
+                : Path
+            : never)
         | { [Key in keyof T & string]-?: OpenAt<NonNullable<T[Key]>, `${Path}.${Key}`> }[keyof T & string]
     : never;
 

@@ -46,6 +46,14 @@ describe("what version 1 looks like", () => {
     expectTypeOf<CommonIdentityResponse>().toHaveProperty("identities");
   });
 
+  it("an object whose fields the interface does not document has fields of unknown type, not none", () => {
+    // openapi-typescript's default for such an object, Record<string, never>, would type every field as never.
+    type ExtendedData = NonNullable<components["schemas"]["BankingTransactionExtendedData"]>;
+    expectTypeOf<NonNullable<ExtendedData["nppPayload"]>>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<components["schemas"]["CommonIdentity"]>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<NonNullable<CommonIdentityResponse["customer"]>>().toEqualTypeOf<Record<string, unknown>>();
+  });
+
   it("the consent list is a bare array with snake_case fields, not paged", async () => {
     const { data } = await client.GET("/v1/consent");
     expectTypeOf<NonNullable<typeof data>>().toExtend<ConsentList>();
