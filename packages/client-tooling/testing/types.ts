@@ -28,7 +28,9 @@ export type ErrorMessages<Operations> = {
 };
 
 /** The keys an object names (not those of an index signature). */
-type NamedKeys<T> = { [Key in keyof T]-?: string extends Key ? never : number extends Key ? never : Key }[keyof T];
+type NamedKeys<T> = {
+  [Key in keyof T]-?: string extends Key ? never : number extends Key ? never : Key;
+}[keyof T];
 
 /**
  * Where a type accepts keys it does not name: the dotted path of every object below `T` whose string
