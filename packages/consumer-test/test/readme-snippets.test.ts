@@ -76,6 +76,9 @@ function typeCheck(all: Snippet[], lib: string[]): Map<string, string[]> {
     lib,
     types: ["node"],
     strict: true,
+    // The strictest settings users commonly add: what a README shows must compile under them too.
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
     skipLibCheck: false,
     noEmit: true,
   };

@@ -69,21 +69,21 @@ export interface SdkOptions<V extends string = string> {
   clientId: string;
   clientSecret: string;
   /** A custom fetch, called with a Request and an init whose `signal` (deadline, caller's abort) it must honour. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Deadline of one attempt, reading the body included (default {@link DEFAULTS}.timeoutMs). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Largest body read, counted once decoded (default {@link DEFAULTS}.maxResponseBytes); past it the call fails and the body is cancelled. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Retries of reads and of the token call (default {@link DEFAULTS}.maxRetries). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** First backoff step, in ms (default {@link DEFAULTS}.retryBaseDelayMs). */
-  retryBaseDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
   /** Cap of every wait between attempts, Retry-After included, in ms (default {@link DEFAULTS}.maxRetryDelayMs). */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** Appended to the User-Agent. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Allow plain http when the host is loopback (127.0.0.0/8, ::1, localhost); default {@link DEFAULTS}.allowInsecureLoopback. */
-  allowInsecureLoopback?: boolean;
+  allowInsecureLoopback?: boolean | undefined;
 }
 
 export interface VersionDefinition {

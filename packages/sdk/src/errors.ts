@@ -75,16 +75,49 @@ export class CdasTimeoutError extends CdasError {
   }
 }
 
-/** The server answered something the SDK cannot use: bad JSON, a bad status, a refused redirect, too large. */
+/** What an invalid answer or a loop says of the call it came from, when it came from one. */
+interface CallErrorOptions extends ErrorOptions {
+  call?: FailedCall | undefined;
+}
+
+/**
+ * The server answered something the SDK cannot use: bad JSON, a bad status, a refused redirect, too
+ * large. `method` and `url` name the call that was answered, as `CdasApiError` has them.
+ */
 export class CdasInvalidResponseError extends CdasError {
   override name = "CdasInvalidResponseError";
   override readonly code = "invalid_response";
+  readonly method: string | undefined;
+  /** The address answered, query included (which page of a walk), the client secret taken out. */
+  readonly url: string | undefined;
+
+  constructor(message: string, options?: CallErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.method = options?.call?.method;
+    this.url = options?.call?.url;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), method: this.method, url: this.url };
+  }
 }
 
-/** A list sent the walk back to a page or cursor it had already read. */
+/** A list sent the walk back to a page or cursor it had already read; `url` is the page whose link did. */
 export class CdasPaginationLoopError extends CdasError {
   override name = "CdasPaginationLoopError";
   override readonly code = "pagination_loop";
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+
+  constructor(message: string, options?: CallErrorOptions) {
+    super(message);
+    this.method = options?.call?.method;
+    this.url = options?.call?.url;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), method: this.method, url: this.url };
+  }
 }
 
 /** An option or argument given to the SDK is wrong; the message names it. */
@@ -139,10 +172,11 @@ export class CdasApiError extends CdasError {
   readonly retryAfterMs: number | undefined;
   /**
    * The answer's headers, a copy with the client secret taken out as everywhere else (a value that
-   * holds it reads `[redacted]`, a name that does `x-redacted`). Not in `toJSON`: a log line written
-   * from it keeps the error's fields, not whatever cookies or tokens a server sent.
+   * holds it reads `[redacted]`, a name that does `x-redacted`). Neither in `toJSON` nor enumerable (so
+   * `console.error` and `util.inspect` leave it out too), and not writable: a log line written from the
+   * error keeps its fields, not whatever cookies or tokens a server sent.
    */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
 
   constructor(init: CdasApiErrorInit) {
     const fields = errorFields(init.body);
@@ -160,7 +194,7 @@ export class CdasApiError extends CdasError {
     this.rawBody = init.rawBody;
     this.retryAfterMs = init.retryAfterMs;
     // A copy: the caller's (or the answer's) Headers may change after the error is made.
-    this.headers = new Headers(init.headers);
+    Object.defineProperty(this, "headers", { value: new Headers(init.headers), enumerable: false });
   }
 
   override toJSON(): Record<string, unknown> {
@@ -169,7 +203,7 @@ export class CdasApiError extends CdasError {
       ...super.toJSON(),
       status,
       apiErrorName,
-      apiMessage,
+      apiMessage: apiMessage === undefined ? undefined : quoted(apiMessage, API_MESSAGE_QUOTED),
       id,
       fault,
       temporary,
@@ -332,18 +366,31 @@ export function failedInCallersCode(
  */
 export function unreadableAnswer(error: unknown, method: string, url: string, redact: Redact): CdasError {
   const reason = redact(textOf(error));
+  const call = { method, url: redact(url) };
   return invalidResponse(
-    `${method} ${pathOf(redact(url))}: the fetch in use gave an answer or a failure that cannot be examined (${reason})`,
+    `${calledAs(call)}: the fetch in use gave an answer or a failure that cannot be examined (${reason})`,
+    call,
     redactedCopy(error, redact),
   );
 }
 
-export function invalidResponse(message: string, cause?: unknown): CdasInvalidResponseError {
-  return new CdasInvalidResponseError(message, cause === undefined ? undefined : { cause });
+/** An invalid answer to `call` (its url already without the secret). */
+export function invalidResponse(
+  message: string,
+  call: FailedCall,
+  cause?: unknown,
+): CdasInvalidResponseError {
+  return new CdasInvalidResponseError(message, { call, ...(cause === undefined ? {} : { cause }) });
 }
 
-export function paginationLoop(message: string): CdasPaginationLoopError {
-  return new CdasPaginationLoopError(message);
+/** A loop found on the page `call` read (its url already without the secret). */
+export function paginationLoop(message: string, call: FailedCall): CdasPaginationLoopError {
+  return new CdasPaginationLoopError(message, { call });
+}
+
+/** A call as messages name it: its method and path (never its query, which may carry ids). */
+export function calledAs({ method, url }: FailedCall): string {
+  return `${method} ${pathOf(url)}`;
 }
 
 function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeoutError {
@@ -373,10 +420,8 @@ export function bodyReadError(
 ): CdasError {
   if (error instanceof SyntaxError) {
     const cause = redactError(withoutExcerpt(error), redact);
-    return invalidResponse(
-      `${method} ${pathOf(redact(url))} answered 2xx with a body that is not JSON`,
-      cause,
-    );
+    const call = { method, url: redact(url) };
+    return invalidResponse(`${calledAs(call)} answered 2xx with a body that is not JSON`, call, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
   const timedOut = deadlinePassed || (error as Error | null)?.name === "TimeoutError";
@@ -523,9 +568,22 @@ function pathsOnly(message: string): string {
 /** `GET /v1/accounts answered HTTP 400`, then the API's message, or the start of a body that is not JSON. */
 function describeStatus({ status, method, url, rawBody }: CdasApiErrorInit, apiMessage?: string): string {
   const call = `${method} ${pathOf(url)} answered HTTP ${status}`;
-  if (apiMessage !== undefined) return `${call}: ${apiMessage}`;
+  if (apiMessage !== undefined) return `${call}: ${quoted(apiMessage, API_MESSAGE_QUOTED)}`;
   if (!rawBody) return call;
-  return `${call} (non-JSON body: ${rawBody.length > 120 ? `${rawBody.slice(0, 120)}…` : rawBody})`;
+  return `${call} (non-JSON body: ${quoted(rawBody, RAW_BODY_QUOTED)})`;
+}
+
+/**
+ * Characters of the API's message that `message` and `toJSON` quote: a server's message of any length
+ * would otherwise make every log line of the error as long (`apiMessage` and `body` keep it whole).
+ */
+const API_MESSAGE_QUOTED = 1000;
+/** Characters of a body that is not JSON (an HTML page, a proxy's text) that `message` quotes. */
+const RAW_BODY_QUOTED = 120;
+
+/** Text cut to `limit` characters, an ellipsis marking the cut. */
+function quoted(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
 /** The path of a URL for messages (never its query, which may carry ids). */

@@ -5,12 +5,13 @@
  */
 import {
   apiErrorFor,
+  calledAs,
+  type FailedCall,
   failedInCallersCode,
   invalidOptions,
   invalidResponse,
   isCdasApiError,
   paginationLoop,
-  pathOf,
   refuseUnknownOptions,
   unreadableOptions,
 } from "./errors.js";
@@ -26,16 +27,16 @@ export interface PaginationSpec {
 
 export interface PaginateOptions {
   /** Stop after this many pages. */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** Stop after this many items (the last page is cut). */
-  maxItems?: number;
+  maxItems?: number | undefined;
   /** Sent as `limit` (offset style) or `page[size]` (cursor style) unless the query already has it. */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /**
    * Request the next page while the loop works on the current one (never more than one page
    * ahead); leaving the loop early cancels the request in flight. Default false.
    */
-  prefetch?: boolean;
+  prefetch?: boolean | undefined;
 }
 
 export interface Page<TItem, TBody> {
@@ -245,13 +246,14 @@ async function* walk(
     const url = URL.canParse(response.url) ? response.url : pageUrl;
     // Remembered when it is not the link followed (the first page; a same-origin redirect), so that a
     // link or a redirect back to a page already read is a loop before its items are handed out again.
-    if (url === response.url && url !== link?.href) seen.add(new URL(url), index > 0);
-    const items = listOf(data, spec, url);
+    const page = { method: "GET", url };
+    if (url === response.url && url !== link?.href) seen.add(new URL(url), page, index > 0);
+    const items = listOf(data, spec, page);
     const kept = items.length > remaining ? items.slice(0, remaining) : items;
     remaining -= kept.length;
     const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
-    const next = last ? undefined : nextLink(data, url, path, scope, context.redact);
-    if (next !== undefined) seen.add(next);
+    const next = last ? undefined : nextLink(data, page, path, scope, context.redact);
+    if (next !== undefined) seen.add(next, page);
     if (next !== undefined && options.prefetch) {
       pending = fetchPage(next);
       pending.catch(() => {}); // awaited on the next turn, or abandoned when the loop ends here
@@ -283,11 +285,12 @@ async function getPage(
   );
 }
 
-function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
+function listOf(data: unknown, spec: PaginationSpec, page: FailedCall): unknown[] {
   const list = spec.items === "" ? data : (data as Record<string, unknown> | null | undefined)?.[spec.items];
   if (Array.isArray(list)) return list;
   throw invalidResponse(
-    `GET ${pathOf(url)} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
+    `${calledAs(page)} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
+    page,
   );
 }
 
@@ -295,32 +298,38 @@ function listOf(data: unknown, spec: PaginationSpec, url: string): unknown[] {
  * The next link (absolute or relative, as written), refused when it leaves the list on the API's
  * origin (it would carry the bearer token elsewhere or read another resource) or carries credentials.
  */
-function nextLink(data: unknown, url: string, path: string, scope: URL, redact: Redact): URL | undefined {
+function nextLink(
+  data: unknown,
+  page: FailedCall,
+  path: string,
+  scope: URL,
+  redact: Redact,
+): URL | undefined {
+  const refused = (why: string, cause?: unknown) =>
+    invalidResponse(`links.next of ${path} ${why}`, page, cause);
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const links = (data as { links?: unknown }).links;
   if (links === undefined || links === null) return undefined;
   const next = typeof links === "object" ? (links as { next?: unknown }).next : links;
   if (next === undefined || next === null || next === "") return undefined;
-  if (typeof next !== "string") throw invalidResponse(`links.next of ${path} is not a string`);
-  if (next.length > MAX_LINK_LENGTH)
-    throw invalidResponse(`links.next of ${path} is longer than ${MAX_LINK_LENGTH} characters`);
+  if (typeof next !== "string") throw refused(`is not a string`);
+  if (next.length > MAX_LINK_LENGTH) throw refused(`is longer than ${MAX_LINK_LENGTH} characters`);
   let target: URL;
   try {
-    target = new URL(next, url);
+    target = new URL(next, page.url);
   } catch (cause) {
-    throw invalidResponse(`links.next of ${path} is not a valid address`, redactedCopy(cause, redact));
+    throw refused("is not a valid address", redactedCopy(cause, redact));
   }
   // Measured again once resolved and encoded (8,150 "€" become some 73,000 characters).
   if (target.href.length > MAX_LINK_LENGTH)
-    throw invalidResponse(`links.next of ${path} is longer than ${MAX_LINK_LENGTH} characters once encoded`);
-  if (target.username || target.password) throw invalidResponse(`links.next of ${path} carries credentials`);
+    throw refused(`is longer than ${MAX_LINK_LENGTH} characters once encoded`);
+  if (target.username || target.password) throw refused(`carries credentials`);
   // A fragment is never sent (and the answer's address has none): the link followed is without it.
   target.hash = "";
   // The secret goes in the token call's body alone, never in an address (logs and proxies keep those).
-  if (redact(target.href) !== target.href)
-    throw invalidResponse(`links.next of ${path} holds the client secret: not followed`);
+  if (redact(target.href) !== target.href) throw refused(`holds the client secret: not followed`);
   if (target.origin !== scope.origin || target.pathname !== scope.pathname) {
-    throw invalidResponse(`links.next of ${path} points outside ${path} on the API's origin`);
+    throw refused(`points outside ${path} on the API's origin`);
   }
   return target;
 }
@@ -339,8 +348,11 @@ class SeenPages {
   private readonly links = new Set<string>();
   private readonly cursors = new Set<string>();
 
-  /** `redirected`: the address a page was answered from, not a link's. */
-  add(target: URL, redirected = false): void {
+  /**
+   * `page`: the page read, whose link (or address) `target` is; `redirected`: `target` is the address
+   * a page was answered from, not a link's.
+   */
+  add(target: URL, page: FailedCall, redirected = false): void {
     // The same page whatever the order of its query's names (a copy: the link is followed as written).
     const normal = new URL(target.href);
     normal.searchParams.sort();
@@ -350,6 +362,7 @@ class SeenPages {
         redirected
           ? `links.next of ${target.pathname} was redirected to a page already read`
           : `links.next of ${target.pathname} points to a page already read`,
+        page,
       );
     }
     this.links.add(key);
@@ -357,7 +370,7 @@ class SeenPages {
     if (cursor === null) return;
     const cursorKey = digest(cursor);
     if (this.cursors.has(cursorKey))
-      throw paginationLoop(`${target.pathname} repeated a cursor already followed`);
+      throw paginationLoop(`${target.pathname} repeated a cursor already followed`, page);
     this.cursors.add(cursorKey);
   }
 }

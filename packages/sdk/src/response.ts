@@ -3,7 +3,7 @@
  * also inflated by the SDK, on Deno read into the SDK's own buffers), its reason phrase one a Response
  * accepts, its address kept on a Response the SDK builds.
  */
-import { invalidResponse } from "./errors.js";
+import { calledAs, type FailedCall, invalidResponse } from "./errors.js";
 import { ERROR_BODY_READ_BYTES } from "./redact.js";
 
 /**
@@ -21,7 +21,7 @@ export function bounded(
   response: Response,
   limit: number,
   signal: AbortSignal,
-  what: () => string,
+  answered: () => FailedCall,
   inflates: boolean,
 ): Response {
   const { body, headers } = response;
@@ -32,20 +32,21 @@ export function bounded(
   if (body === null || (delimited && (length === "0" || (Number(length) <= limit && coding === null)))) {
     return response;
   }
-  const decoded = inflates && coding !== null ? inflated(body, coding, what) : body;
+  const decoded = inflates && coding !== null ? inflated(body, coding, answered) : body;
   let size = 0;
   const limiter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       // A stream of a custom fetch's own may hand out anything: only bytes are counted.
-      if (!ArrayBuffer.isView(chunk))
-        return controller.error(invalidResponse(`${what()} answered a body whose chunks are not bytes`));
+      if (!ArrayBuffer.isView(chunk)) return controller.error(notBytes(answered()));
       size += chunk.byteLength;
       // Deno hands out 4 KiB views of 64 KiB buffers: whoever keeps the chunks (text(), json()) would
       // hold sixteen times the limit. A view of a much larger buffer is copied.
       if (size <= limit) return controller.enqueue(isSmallView(chunk) ? chunk.slice() : chunk);
+      const call = answered();
       controller.error(
         invalidResponse(
-          `${what()} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+          `${calledAs(call)} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
+          call,
         ),
       );
     },
@@ -62,7 +63,10 @@ export function bounded(
  * An error answer's body as text, as `Response.text()` reads it, or undefined once it holds more than
  * `ERROR_BODY_READ_BYTES`: it would not be kept, so the rest is not read (the body is cancelled).
  */
-export async function errorTextOf(response: Response, what: () => string): Promise<string | undefined> {
+export async function errorTextOf(
+  response: Response,
+  answered: () => FailedCall,
+): Promise<string | undefined> {
   const reader = response.body?.getReader();
   if (reader === undefined) return "";
   const decoder = new TextDecoder();
@@ -70,8 +74,7 @@ export async function errorTextOf(response: Response, what: () => string): Promi
   for (let read = 0; ; ) {
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
-    if (!ArrayBuffer.isView(value))
-      throw invalidResponse(`${what()} answered a body whose chunks are not bytes`);
+    if (!ArrayBuffer.isView(value)) throw notBytes(answered());
     read += value.byteLength;
     if (read > ERROR_BODY_READ_BYTES) {
       await reader.cancel().catch(() => {});
@@ -79,6 +82,11 @@ export async function errorTextOf(response: Response, what: () => string): Promi
     }
     text += decoder.decode(value, { stream: true });
   }
+}
+
+/** A body of a custom fetch's own whose stream hands out something other than bytes. */
+function notBytes(call: FailedCall) {
+  return invalidResponse(`${calledAs(call)} answered a body whose chunks are not bytes`, call);
 }
 
 /** A view of a much larger buffer: whoever keeps it would hold the whole buffer, so it is copied. */
@@ -131,12 +139,16 @@ const MAX_CODINGS = 5;
  * A body as sent, its content codings undone, the last applied first (`gzip, br`: brotli, then gzip);
  * with a coding it does not know, left as sent, as fetch leaves it.
  */
-function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string, what: () => string) {
+function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string, answered: () => FailedCall) {
   // Counted as undici counts them, `identity` included.
   const names = coding.split(",").map((name) => name.trim().toLowerCase());
   if (names.length > MAX_CODINGS) {
     body.cancel().catch(() => {});
-    throw invalidResponse(`${what()} answered ${names.length} content codings, more than ${MAX_CODINGS}`);
+    const call = answered();
+    throw invalidResponse(
+      `${calledAs(call)} answered ${names.length} content codings, more than ${MAX_CODINGS}`,
+      call,
+    );
   }
   const formats = names
     .filter((name) => name !== "" && name !== "identity")

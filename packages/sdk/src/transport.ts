@@ -10,10 +10,11 @@ import { createTokenSource, type IssuedToken, readTokenResponse } from "./auth.j
 import {
   apiErrorFor,
   bodyReadError,
+  calledAs,
+  type FailedCall,
   invalidOptions,
   invalidResponse,
   isCdasError,
-  pathOf,
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
@@ -184,8 +185,10 @@ export function createTransport(config: TransportConfig): Transport {
     return url;
   }
 
-  /** A call as messages name it; after a redirect `url` is the server's Location, redacted as all of its text is. */
-  const called = (method: string, url: string) => `${method} ${pathOf(config.redact(url))}`;
+  /** A call as errors name it; after a redirect `url` is the server's Location, redacted as all of its text is. */
+  const callOf = (method: string, url: string): FailedCall => ({ method, url: config.redact(url) });
+  const called = (method: string, url: string) => calledAs(callOf(method, url));
+  const tokenCall: FailedCall = { method: "POST", url: tokenUrl };
 
   async function issueToken(): Promise<IssuedToken> {
     const headers = new Headers(config.headers);
@@ -218,11 +221,13 @@ export function createTransport(config: TransportConfig): Transport {
       // reported below
     }
     const issued = readTokenResponse(parsed);
-    if (!issued) throw invalidResponse(`POST ${TOKEN_PATH} answered without a usable token and expires_in`);
+    if (!issued)
+      throw invalidResponse(`POST ${TOKEN_PATH} answered without a usable token and expires_in`, tokenCall);
     // The token goes with every call (and middleware sees it): one that spells the secret would carry it.
     if (config.redact(issued.token) !== issued.token)
       throw invalidResponse(
         `POST ${TOKEN_PATH} answered a token that holds the client secret; it is not used`,
+        tokenCall,
       );
     return issued;
   }
@@ -332,12 +337,16 @@ export function createTransport(config: TransportConfig): Transport {
     if (!isResponse) {
       throw invalidResponse(
         `${called(method, url)}: the fetch in use resolved to something that is not a Response`,
+        callOf(method, url),
       );
     }
     const { status } = response;
     // A Location is the server's to write: the message shows none of the secret.
     const refused = (why: string) =>
-      invalidResponse(config.redact(`${method} ${pathOf(url)} answered HTTP ${status}${why}`));
+      invalidResponse(
+        config.redact(`${called(method, url)} answered HTTP ${status}${why}`),
+        callOf(method, url),
+      );
     // An answer of a fetch that followed a redirect itself (ignoring the request's mode): none for the
     // token call, none from another origin.
     if (response.redirected === true) {
@@ -380,8 +389,8 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
   function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
-    const what = () => called(call.request.method, url);
-    return bounded(response, call.context.limits.maxResponseBytes, signal, what, config.inflates);
+    const answered = () => callOf(call.request.method, url);
+    return bounded(response, call.context.limits.maxResponseBytes, signal, answered, config.inflates);
   }
 
   /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
@@ -394,7 +403,7 @@ export function createTransport(config: TransportConfig): Transport {
     let errorText: string | undefined;
     try {
       errorText = await errorTextOf(withSizeLimit(response, call, url, deadline.signal), () =>
-        called(call.request.method, url),
+        callOf(call.request.method, url),
       );
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");

@@ -130,6 +130,44 @@ describe("CdasApiError", () => {
     expect([...new CdasApiError({ status: 400, method: "GET", url: "u", body: {} }).headers]).toEqual([]);
   });
 
+  it("leaves the headers (a server's cookies) out of what logs print, and they cannot be replaced", async () => {
+    const failure = await pageFailure(() =>
+      json({ name: "bad_request" }, { status: 400, headers: { "set-cookie": "sid=cookie-of-the-server" } }),
+    );
+    const error = failure as CdasApiError;
+    expect(error.headers.get("set-cookie")).toBe("sid=cookie-of-the-server");
+    for (const printed of [
+      inspect(error, { depth: 10 }),
+      JSON.stringify(error),
+      String(error),
+      error.stack,
+    ]) {
+      expect(printed).not.toContain("cookie-of-the-server");
+    }
+    expect(Object.keys(error)).not.toContain("headers");
+    expect(() => {
+      (error as { headers: Headers }).headers = new Headers();
+    }).toThrow(TypeError);
+  });
+
+  it("quotes the first 1,000 characters of a long API message in message and toJSON, and keeps it whole in apiMessage", async () => {
+    const long = `${"x".repeat(1000)}TAIL`;
+    const error = (await pageFailure(() =>
+      json({ name: "bad_request", message: long }, { status: 400 }),
+    )) as CdasApiError;
+    expect(error.apiMessage).toBe(long);
+    expect(error.message).toBe(`GET /v1/accounts answered HTTP 400: ${"x".repeat(1000)}…`);
+    expect(error.toJSON().apiMessage).toBe(`${"x".repeat(1000)}…`);
+    const short = new CdasApiError({
+      status: 400,
+      method: "GET",
+      url: "https://a.test/v1/x",
+      body: { message: "m" },
+    });
+    expect(short.message).toBe("GET /v1/x answered HTTP 400: m");
+    expect(short.toJSON().apiMessage).toBe("m");
+  });
+
   it("is recognised by the guards, including a copy from another module instance", () => {
     const error = new CdasApiError({ status: 404, method: "GET", url: "https://api.test/v1/x", body: {} });
     expect(isCdasApiError(error)).toBe(true);

@@ -26,9 +26,10 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * custom fetch's answer examined whole; then (the nineteenth session's red team, 13.5 KB) calls kept
  * to baseUrl's origin, addresses holding the secret not followed, the SDK's error for an error
  * answer without a body, refusals of the caller's input redacted, and the middleware that tells a
- * middleware's failure from a body read's; the bench prints it.
+ * middleware's failure from a body read's; then (the twenty-third session, 13.7 KB) the call an
+ * invalid answer or a loop came from, and long API messages cut in messages; the bench prints it.
  */
-const OWN_CODE_GZIP_BUDGET_BYTES = 13.5 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 14 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.

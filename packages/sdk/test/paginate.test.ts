@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
-import { isCdasApiError, isCdasError } from "../src/errors.js";
+import { type CdasError, isCdasApiError, isCdasError } from "../src/errors.js";
 import {
   failureWith,
   json,
@@ -463,6 +463,47 @@ describe("failures while paging", () => {
       .catch((e: unknown) => e);
     expect(isCdasError(failure)).toBe(true);
     expect(failure).toMatchObject({ code: "invalid_response" });
+  });
+});
+
+describe("which page an invalid answer or a loop came from", () => {
+  const secondPage = "https://api.test/v1/accounts?end_user_id=e&offset=1";
+  it.each([
+    ["a body that is not JSON", () => new Response("<html>oops</html>")],
+    ["a body of the wrong shape", () => json({ items: [] })],
+    ["a links.next that is not a string", () => json({ data: [1], links: { next: 42 } })],
+    ["a body over maxResponseBytes", () => json({ data: ["x".repeat(2048)] })],
+  ])("%s on the second page names that page's address", async (_kind, answer) => {
+    const server = scriptedFetch((request) =>
+      request.url.searchParams.has("offset")
+        ? answer()
+        : json({ data: [0], links: { next: "/v1/accounts?end_user_id=e&offset=1" } }),
+    );
+    const failure = await testSdk(server.fetch)
+      .withOptions({ maxResponseBytes: 1024 })
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "invalid_response", method: "GET", url: secondPage });
+    expect((failure as CdasError).toJSON()).toMatchObject({ method: "GET", url: secondPage });
+  });
+
+  it("a loop names the page whose link went back", async () => {
+    const server = scriptedFetch((request) =>
+      json({
+        data: [1],
+        links: {
+          next: request.url.searchParams.has("offset")
+            ? "/v1/accounts?end_user_id=e"
+            : "/v1/accounts?end_user_id=e&offset=1",
+        },
+      }),
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "pagination_loop", method: "GET", url: secondPage });
   });
 });
 
