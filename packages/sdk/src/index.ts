@@ -56,6 +56,16 @@ const VERSIONS: Record<Version, VersionDefinition> = {
 };
 
 /**
+ * Whether an SDK whose version is known only at run time (`Sdk<Version>`) is of one of `versions`:
+ * narrows it to `Sdk<...>` of those, whose calls take their parameters alone and answer their records
+ * (over every version, a parameter of one compiles for all).
+ */
+// `| Sdk<V>`: TypeScript cannot tell that `Sdk<V>` of any V is an `Sdk<Version>` (only of each one).
+export function isSdkVersion<V extends Version>(sdk: Sdk<Version> | Sdk<V>, ...versions: V[]): sdk is Sdk<V> {
+  return (versions as readonly string[]).includes(sdk.version);
+}
+
+/**
  * Creates the SDK for one API version. `version` decides the types of `client` and `paginate`.
  * Throws CdasInvalidOptionsError for a missing option or a baseUrl that is not https.
  */

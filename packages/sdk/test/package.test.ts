@@ -63,6 +63,7 @@ describePublishedPackage(packageDir, {
         "createSdk",
         "isCdasApiError",
         "isCdasError",
+        "isSdkVersion",
       ],
       client: "function",
       paginate: "function",

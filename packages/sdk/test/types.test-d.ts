@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from "vitest";
 // The model types come from @cdas/sdk itself: no second dependency needed.
 import {
   createSdk,
+  isSdkVersion,
   type Middleware,
   type Page,
   type Sdk,
@@ -192,6 +193,25 @@ describe("code generic over the version", () => {
     await sdk.client.GET("/v1/accounts", { params: { query: { end_user_id: "eu_1", limt: 5 } } });
     // @ts-expect-error a path no version has
     await sdk.client.GET("/v1/nowhere");
+  });
+
+  it("narrows to one version, or some, with isSdkVersion", async () => {
+    const sdk = anyVersion("v3");
+    if (isSdkVersion(sdk, "v3")) {
+      expectTypeOf(sdk).toEqualTypeOf<Sdk<"v3">>();
+      for await (const consent of sdk.paginate("/v1/consent", { params: { query: { "page[size]": 5 } } })) {
+        expectTypeOf(consent.arrangementId).toEqualTypeOf<string | undefined>();
+      }
+    }
+    if (isSdkVersion(sdk, "v1", "v2")) {
+      expectTypeOf(sdk).toEqualTypeOf<Sdk<"v1" | "v2">>();
+      const { data } = await sdk.client.GET("/v1/consent");
+      expectTypeOf(data).toEqualTypeOf<V1.ConsentList | V2.ConsentList | undefined>();
+      // @ts-expect-error page[size] is v3's
+      sdk.paginate("/v1/consent", { params: { query: { "page[size]": 5 } } });
+    }
+    // @ts-expect-error not a version
+    isSdkVersion(sdk, "v4");
   });
 
   it("still checks the paths and the options", () => {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CdasInvalidOptionsError, createSdk, type Version } from "../src/index.js";
+import { CdasInvalidOptionsError, createSdk, isSdkVersion, type Version } from "../src/index.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
@@ -20,6 +20,13 @@ describe("the SDK's versions are the registry's", () => {
   it.each(registered)("%s creates a client", (version) => {
     const sdk = createSdk({ ...options, version: version as Version });
     expect(typeof sdk.client.GET).toBe("function");
+  });
+
+  it.each(registered)("isSdkVersion tells an SDK of %s from the others", (version) => {
+    const sdk = createSdk({ ...options, version: version as Version });
+    for (const other of registered) expect(isSdkVersion(sdk, other as Version)).toBe(other === version);
+    expect(isSdkVersion(sdk, ...(registered as Version[]))).toBe(true);
+    expect(isSdkVersion(sdk)).toBe(false);
   });
 
   it("refuses another version, listing exactly the registered ones", () => {
