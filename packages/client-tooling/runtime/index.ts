@@ -35,54 +35,68 @@ type InitArgs<Init, As, Presence> = {
 }[Presence & ("optional" | "required")];
 
 /**
+ * A call's result whose `error` may also be `Extra` (the SDK's: its error of the status for an error
+ * answer without a body, where openapi-fetch gives `undefined`); the result as it is when `Extra` is
+ * `never`, as for the clients.
+ */
+type WithExtraError<Result, Extra> = [Extra] extends [never]
+  ? Result
+  : Result extends { error: infer Body }
+    ? Omit<Result, "error"> & { error: Body | Extra }
+    : Result;
+
+/**
  * A method of openapi-fetch's client whose init is checked as written: a key the operation does not
  * have (a misspelt query parameter) fails to compile. openapi-fetch's own method infers the whole init
  * and adds an index signature to it, so such a key compiles and is sent (openapi-typescript issue
  * 2329). Only `parseAs` is inferred, as the type of `data` follows it.
  */
-type ExactMethod<Paths extends OperationsByPath, Method extends HttpMethod> = <
+type ExactMethod<Paths extends OperationsByPath, Method extends HttpMethod, Extra> = <
   Path extends ClientPathsWithMethod<Client<Paths>, Method>,
   As extends ParseAs = "json",
 >(
   url: Path,
   ...init: InitArgs<MaybeOptionalInit<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
-) => Promise<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>>;
+) => Promise<WithExtraError<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>, Extra>>;
 
 /** `ExactMethod` with the method as an argument. */
-type ExactRequestOf<Paths extends OperationsByPath, Method extends HttpMethod> = <
+type ExactRequestOf<Paths extends OperationsByPath, Method extends HttpMethod, Extra> = <
   Path extends ClientPathsWithMethod<Client<Paths>, Method>,
   As extends ParseAs = "json",
 >(
   method: Method,
   url: Path,
   ...init: InitArgs<MaybeOptionalInit<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
-) => Promise<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>>;
+) => Promise<WithExtraError<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>, Extra>>;
 
 /** openapi-fetch's `request`, exact: one signature per method, so that each path's init is known (see `InitArgs`). */
-type ExactRequest<Paths extends OperationsByPath> = ExactRequestOf<Paths, "get"> &
-  ExactRequestOf<Paths, "put"> &
-  ExactRequestOf<Paths, "post"> &
-  ExactRequestOf<Paths, "delete"> &
-  ExactRequestOf<Paths, "options"> &
-  ExactRequestOf<Paths, "head"> &
-  ExactRequestOf<Paths, "patch"> &
-  ExactRequestOf<Paths, "trace">;
+type ExactRequest<Paths extends OperationsByPath, Extra> = ExactRequestOf<Paths, "get", Extra> &
+  ExactRequestOf<Paths, "put", Extra> &
+  ExactRequestOf<Paths, "post", Extra> &
+  ExactRequestOf<Paths, "delete", Extra> &
+  ExactRequestOf<Paths, "options", Extra> &
+  ExactRequestOf<Paths, "head", Extra> &
+  ExactRequestOf<Paths, "patch", Extra> &
+  ExactRequestOf<Paths, "trace", Extra>;
 
-/** openapi-fetch's client (the same object) with each call's init checked as written (`ExactMethod`). */
-export interface ExactClient<Paths extends {}>
+/**
+ * openapi-fetch's client (the same object) with each call's init checked as written (`ExactMethod`);
+ * `Extra`, what else a call's `error` may be (`WithExtraError`).
+ */
+export interface ExactClient<Paths extends {}, Extra = never>
   extends Omit<
     Client<Paths>,
     "request" | "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE"
   > {
-  request: ExactRequest<Paths>;
-  GET: ExactMethod<Paths, "get">;
-  PUT: ExactMethod<Paths, "put">;
-  POST: ExactMethod<Paths, "post">;
-  DELETE: ExactMethod<Paths, "delete">;
-  OPTIONS: ExactMethod<Paths, "options">;
-  HEAD: ExactMethod<Paths, "head">;
-  PATCH: ExactMethod<Paths, "patch">;
-  TRACE: ExactMethod<Paths, "trace">;
+  request: ExactRequest<Paths, Extra>;
+  GET: ExactMethod<Paths, "get", Extra>;
+  PUT: ExactMethod<Paths, "put", Extra>;
+  POST: ExactMethod<Paths, "post", Extra>;
+  DELETE: ExactMethod<Paths, "delete", Extra>;
+  OPTIONS: ExactMethod<Paths, "options", Extra>;
+  HEAD: ExactMethod<Paths, "head", Extra>;
+  PATCH: ExactMethod<Paths, "patch", Extra>;
+  TRACE: ExactMethod<Paths, "trace", Extra>;
 }
 
 type CreateClient = typeof openapiFetch.default;

@@ -7,6 +7,7 @@ import type * as V3 from "@cdas/client-v3";
 import type { MaybeOptionalInit } from "openapi-fetch";
 import type { FILLED_QUERY } from "./api.js";
 import type { SdkCallOptions } from "./core.js";
+import type { CdasApiError } from "./errors.js";
 import type { PaginateOptions, Paginator } from "./paginate.js";
 
 interface VersionTypes {
@@ -23,9 +24,11 @@ export type PathsOf<V extends Version> = VersionTypes[V]["paths"];
  * The client of a version: `createClient()` of `@cdas/client-vN`, except that what the SDK fills in
  * (the institutions list's `client_id`) is optional; the version header is in no client's types (the
  * generator leaves it out: every client sends it). Over a union of versions, one client of the paths
- * they share, each answering the union of their bodies (a union of clients could not be called).
+ * they share, each answering the union of their bodies (a union of clients could not be called). An
+ * error answer without a body gives the SDK's error of its status as `error` (core.ts), where
+ * openapi-fetch gives `undefined`: `error` is the documented body or a `CdasApiError`.
  */
-export type ClientOf<V extends Version> = ExactClient<SdkPaths<V>>;
+export type ClientOf<V extends Version> = ExactClient<SdkPaths<V>, CdasApiError>;
 
 /** The paths of a version with what the SDK fills in made optional, where the document requires it. */
 type SdkPaths<V extends Version> = {

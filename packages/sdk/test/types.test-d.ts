@@ -1,7 +1,9 @@
 /** Type tests: the chosen version decides the client, the list paths and the item types. */
+import { createClient as createV2Client } from "@cdas/client-v2";
 import { describe, expectTypeOf, it } from "vitest";
 // The model types come from @cdas/sdk itself: no second dependency needed.
 import {
+  CdasApiError,
   createSdk,
   isSdkVersion,
   type Middleware,
@@ -35,6 +37,17 @@ describe("sdk.client", () => {
     expectTypeOf(data).not.toMatchTypeOf<V1.BankingAccountList | undefined>();
     // @ts-expect-error an unknown path
     v2.client.GET("/v1/nope");
+  });
+
+  it("types error as the documented body or the SDK's error (an error answer without a body)", async () => {
+    // The clients, which never put an error of their own there, keep openapi-fetch's type: the body.
+    const bare = await createV2Client({ baseUrl: "https://api.example.com" }).GET("/v1/accounts", query);
+    type Body = NonNullable<typeof bare.error>;
+    expectTypeOf<Body["message"]>().toEqualTypeOf<string>();
+    const { error } = await v2.client.GET("/v1/accounts", query);
+    expectTypeOf<NonNullable<typeof error>>().toEqualTypeOf<Body | CdasApiError>();
+    if (error instanceof CdasApiError) expectTypeOf(error.status).toEqualTypeOf<number>();
+    else if (error) expectTypeOf(error).toEqualTypeOf<Body>();
   });
 
   it("refuses a misspelt parameter or option, which openapi-fetch's own types let through", async () => {
