@@ -102,7 +102,10 @@ export class CdasInvalidResponseError extends CdasError {
   }
 }
 
-/** A list sent the walk back to a page or cursor it had already read; `url` is the page whose link did. */
+/**
+ * A list sent the walk back to a page or cursor it had already read; `url` is the page whose link did
+ * (for a redirect back, the link that was redirected).
+ */
 export class CdasPaginationLoopError extends CdasError {
   override name = "CdasPaginationLoopError";
   override readonly code = "pagination_loop";
@@ -110,7 +113,7 @@ export class CdasPaginationLoopError extends CdasError {
   readonly url: string | undefined;
 
   constructor(message: string, options?: CallErrorOptions) {
-    super(message);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.method = options?.call?.method;
     this.url = options?.call?.url;
   }
@@ -581,9 +584,11 @@ const API_MESSAGE_QUOTED = 1000;
 /** Characters of a body that is not JSON (an HTML page, a proxy's text) that `message` quotes. */
 const RAW_BODY_QUOTED = 120;
 
-/** Text cut to `limit` characters, an ellipsis marking the cut. */
+/** Text cut to `limit` characters (not inside a surrogate pair), an ellipsis marking the cut. */
 function quoted(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+  if (text.length <= limit) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The path of a URL for messages (never its query, which may carry ids). */

@@ -246,13 +246,17 @@ async function* walk(
     const url = URL.canParse(response.url) ? response.url : pageUrl;
     // Remembered when it is not the link followed (the first page; a same-origin redirect), so that a
     // link or a redirect back to a page already read is a loop before its items are handed out again.
-    const page = { method: "GET", url };
-    if (url === response.url && url !== link?.href) seen.add(new URL(url), page, index > 0);
+    // The call an error names, the secret taken out (a middleware's answer is not the transport's,
+    // which takes it out of its own): this page, or for a redirect back, the link that was redirected.
+    const called = (address: string) => () => ({ method: "GET", url: context.redact(address) });
+    const page = called(url);
+    if (url === response.url && url !== link?.href)
+      seen.add(new URL(url), called(link?.href ?? url), index > 0);
     const items = listOf(data, spec, page);
     const kept = items.length > remaining ? items.slice(0, remaining) : items;
     remaining -= kept.length;
     const last = remaining <= 0 || index + 1 >= maxPages || spec.style === "none" || items.length === 0;
-    const next = last ? undefined : nextLink(data, page, path, scope, context.redact);
+    const next = last ? undefined : nextLink(data, url, page, path, scope, context.redact);
     if (next !== undefined) seen.add(next, page);
     if (next !== undefined && options.prefetch) {
       pending = fetchPage(next);
@@ -285,12 +289,16 @@ async function getPage(
   );
 }
 
-function listOf(data: unknown, spec: PaginationSpec, page: FailedCall): unknown[] {
+/** What an error of a page names: the call that read it. */
+type PageCall = () => FailedCall;
+
+function listOf(data: unknown, spec: PaginationSpec, page: PageCall): unknown[] {
   const list = spec.items === "" ? data : (data as Record<string, unknown> | null | undefined)?.[spec.items];
   if (Array.isArray(list)) return list;
+  const call = page();
   throw invalidResponse(
-    `${calledAs(page)} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
-    page,
+    `${calledAs(call)} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
+    call,
   );
 }
 
@@ -300,13 +308,14 @@ function listOf(data: unknown, spec: PaginationSpec, page: FailedCall): unknown[
  */
 function nextLink(
   data: unknown,
-  page: FailedCall,
+  url: string,
+  page: PageCall,
   path: string,
   scope: URL,
   redact: Redact,
 ): URL | undefined {
   const refused = (why: string, cause?: unknown) =>
-    invalidResponse(`links.next of ${path} ${why}`, page, cause);
+    invalidResponse(`links.next of ${path} ${why}`, page(), cause);
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const links = (data as { links?: unknown }).links;
   if (links === undefined || links === null) return undefined;
@@ -316,7 +325,7 @@ function nextLink(
   if (next.length > MAX_LINK_LENGTH) throw refused(`is longer than ${MAX_LINK_LENGTH} characters`);
   let target: URL;
   try {
-    target = new URL(next, page.url);
+    target = new URL(next, url);
   } catch (cause) {
     throw refused("is not a valid address", redactedCopy(cause, redact));
   }
@@ -349,10 +358,10 @@ class SeenPages {
   private readonly cursors = new Set<string>();
 
   /**
-   * `page`: the page read, whose link (or address) `target` is; `redirected`: `target` is the address
-   * a page was answered from, not a link's.
+   * `page`: the call a loop names (the page whose link `target` is, or the link redirected to
+   * `target`); `redirected`: `target` is the address a page was answered from, not a link's.
    */
-  add(target: URL, page: FailedCall, redirected = false): void {
+  add(target: URL, page: PageCall, redirected = false): void {
     // The same page whatever the order of its query's names (a copy: the link is followed as written).
     const normal = new URL(target.href);
     normal.searchParams.sort();
@@ -362,7 +371,7 @@ class SeenPages {
         redirected
           ? `links.next of ${target.pathname} was redirected to a page already read`
           : `links.next of ${target.pathname} points to a page already read`,
-        page,
+        page(),
       );
     }
     this.links.add(key);
@@ -370,7 +379,7 @@ class SeenPages {
     if (cursor === null) return;
     const cursorKey = digest(cursor);
     if (this.cursors.has(cursorKey))
-      throw paginationLoop(`${target.pathname} repeated a cursor already followed`, page);
+      throw paginationLoop(`${target.pathname} repeated a cursor already followed`, page());
     this.cursors.add(cursorKey);
   }
 }

@@ -188,7 +188,7 @@ export function createTransport(config: TransportConfig): Transport {
   /** A call as errors name it; after a redirect `url` is the server's Location, redacted as all of its text is. */
   const callOf = (method: string, url: string): FailedCall => ({ method, url: config.redact(url) });
   const called = (method: string, url: string) => calledAs(callOf(method, url));
-  const tokenCall: FailedCall = { method: "POST", url: tokenUrl };
+  const tokenCall: FailedCall = { method: "POST", url: config.redact(tokenUrl) };
 
   async function issueToken(): Promise<IssuedToken> {
     const headers = new Headers(config.headers);

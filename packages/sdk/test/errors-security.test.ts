@@ -166,6 +166,9 @@ describe("CdasApiError", () => {
     });
     expect(short.message).toBe("GET /v1/x answered HTTP 400: m");
     expect(short.toJSON().apiMessage).toBe("m");
+    // Not inside a character of two UTF-16 units: the cut leaves it out whole.
+    const emoji = new CdasApiError({ ...short, body: { message: `${"x".repeat(999)}😀 and more` } });
+    expect(emoji.message).toBe(`GET /v1/x answered HTTP 400: ${"x".repeat(999)}…`);
   });
 
   it("is recognised by the guards, including a copy from another module instance", () => {
@@ -702,6 +705,47 @@ describe("the client secret never leaks", () => {
       expect(response.url).toMatch(/^https:\/\/api\.test\/v1\/accounts\?note=.*\[redacted\]/);
       expect(leaks(response)).toBe(false);
     }
+  });
+
+  it("is absent from the page an invalid answer or a loop names, a middleware's answer included", async () => {
+    const addressed = (response: Response, url: string) =>
+      Object.defineProperty(response, "url", { value: url, configurable: true });
+    const atSecret = `https://api.test/v1/accounts?k=${encodeURIComponent(SECRET)}`;
+    for (const body of [
+      { nope: 1 },
+      { data: [1], links: { next: 42 } },
+      { data: [1], links: { next: atSecret } },
+    ]) {
+      const sdk = testSdk(scriptedFetch(() => json({})).fetch);
+      // A middleware's own answer reaches paginate without passing the transport, which redacts its own.
+      sdk.client.use({ onRequest: () => addressed(json(body), atSecret) });
+      const failure = await sdk
+        .paginate("/v1/accounts")
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(failure).toMatchObject({ method: "GET" });
+      expect((failure as { code: string }).code).toMatch(/^(invalid_response|pagination_loop)$/);
+      expect((failure as { url: string }).url).toContain("[redacted]");
+      expect(leaks(failure)).toBe(false);
+    }
+  });
+
+  it("is absent from the token call an invalid token answer names, with the secret in baseUrl's path", async () => {
+    const server = scriptedFetch(() => json({}));
+    const sdk = createSdk({
+      version: "v2",
+      baseUrl: `https://api.test/${encodeURIComponent(SECRET)}`,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      fetch: server.fetch,
+    });
+    const failure = await sdk
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "invalid_response", method: "POST" });
+    expect((failure as { url: string }).url).toMatch(/\/v1\/token$/);
+    expect(leaks(failure)).toBe(false);
   });
 
   it("is absent from the cause of a middleware's error and of a 2xx body that is not JSON", async () => {

@@ -2,7 +2,13 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
-import { type CdasError, isCdasApiError, isCdasError } from "../src/errors.js";
+import {
+  type CdasError,
+  CdasInvalidResponseError,
+  CdasPaginationLoopError,
+  isCdasApiError,
+  isCdasError,
+} from "../src/errors.js";
 import {
   failureWith,
   json,
@@ -486,6 +492,32 @@ describe("which page an invalid answer or a loop came from", () => {
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: "invalid_response", method: "GET", url: secondPage });
     expect((failure as CdasError).toJSON()).toMatchObject({ method: "GET", url: secondPage });
+  });
+
+  it("a redirect back to a page already read names the link that was redirected", async () => {
+    const server = scriptedFetch((request) => {
+      const offset = request.url.searchParams.get("offset");
+      if (offset === "2")
+        return new Response(null, { status: 302, headers: { location: "/v1/accounts?end_user_id=e" } });
+      return json({
+        data: [1],
+        links: { next: `/v1/accounts?end_user_id=e&offset=${offset === null ? 1 : 2}` },
+      });
+    });
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "e" } } })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      code: "pagination_loop",
+      method: "GET",
+      url: "https://api.test/v1/accounts?end_user_id=e&offset=2",
+    });
+  });
+
+  it("keeps a cause given to it", () => {
+    expect(new CdasPaginationLoopError("m", { cause: 1 }).cause).toBe(1);
+    expect(new CdasInvalidResponseError("m", { cause: 2 }).cause).toBe(2);
   });
 
   it("a loop names the page whose link went back", async () => {

@@ -3,8 +3,9 @@ import { createClient as createV2Client } from "@cdas/client-v2";
 import { describe, expectTypeOf, it } from "vitest";
 // The model types come from @cdas/sdk itself: no second dependency needed.
 import {
-  CdasApiError,
+  type CdasApiError,
   createSdk,
+  isCdasApiError,
   isSdkVersion,
   type Middleware,
   type Page,
@@ -46,7 +47,7 @@ describe("sdk.client", () => {
     expectTypeOf<Body["message"]>().toEqualTypeOf<string>();
     const { error } = await v2.client.GET("/v1/accounts", query);
     expectTypeOf<NonNullable<typeof error>>().toEqualTypeOf<Body | CdasApiError>();
-    if (error instanceof CdasApiError) expectTypeOf(error.status).toEqualTypeOf<number>();
+    if (isCdasApiError(error)) expectTypeOf(error.status).toEqualTypeOf<number>();
     else if (error) expectTypeOf(error).toEqualTypeOf<Body>();
   });
 
