@@ -80,15 +80,10 @@ interface CallErrorOptions extends ErrorOptions {
   call?: FailedCall | undefined;
 }
 
-/**
- * The server answered something the SDK cannot use: bad JSON, a bad status, a refused redirect, too
- * large. `method` and `url` name the call that was answered, as `CdasApiError` has them.
- */
-export class CdasInvalidResponseError extends CdasError {
-  override name = "CdasInvalidResponseError";
-  override readonly code = "invalid_response";
+/** An error that names the call it came from, when it came from one, as `CdasApiError` does. */
+abstract class CdasCallError extends CdasError {
   readonly method: string | undefined;
-  /** The address answered, query included (which page of a walk), the client secret taken out. */
+  /** The address called, query included (which page of a walk), the client secret taken out. */
   readonly url: string | undefined;
 
   constructor(message: string, options?: CallErrorOptions) {
@@ -103,24 +98,21 @@ export class CdasInvalidResponseError extends CdasError {
 }
 
 /**
+ * The server answered something the SDK cannot use: bad JSON, a bad status, a refused redirect, too
+ * large. `method` and `url` name the call that was answered.
+ */
+export class CdasInvalidResponseError extends CdasCallError {
+  override name = "CdasInvalidResponseError";
+  override readonly code = "invalid_response";
+}
+
+/**
  * A list sent the walk back to a page or cursor it had already read; `url` is the page whose link did
  * (for a redirect back, the link that was redirected).
  */
-export class CdasPaginationLoopError extends CdasError {
+export class CdasPaginationLoopError extends CdasCallError {
   override name = "CdasPaginationLoopError";
   override readonly code = "pagination_loop";
-  readonly method: string | undefined;
-  readonly url: string | undefined;
-
-  constructor(message: string, options?: CallErrorOptions) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.method = options?.call?.method;
-    this.url = options?.call?.url;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), method: this.method, url: this.url };
-  }
 }
 
 /** An option or argument given to the SDK is wrong; the message names it. */
@@ -369,7 +361,7 @@ export function failedInCallersCode(
  */
 export function unreadableAnswer(error: unknown, method: string, url: string, redact: Redact): CdasError {
   const reason = redact(textOf(error));
-  const call = { method, url: redact(url) };
+  const call = redactedCall(method, url, redact);
   return invalidResponse(
     `${calledAs(call)}: the fetch in use gave an answer or a failure that cannot be examined (${reason})`,
     call,
@@ -383,12 +375,17 @@ export function invalidResponse(
   call: FailedCall,
   cause?: unknown,
 ): CdasInvalidResponseError {
-  return new CdasInvalidResponseError(message, { call, ...(cause === undefined ? {} : { cause }) });
+  return new CdasInvalidResponseError(message, { call, cause });
 }
 
 /** A loop found on the page `call` read (its url already without the secret). */
 export function paginationLoop(message: string, call: FailedCall): CdasPaginationLoopError {
   return new CdasPaginationLoopError(message, { call });
+}
+
+/** A call as errors name it: its url with the secret taken out. */
+export function redactedCall(method: string, url: string, redact: Redact): FailedCall {
+  return { method, url: redact(url) };
 }
 
 /** A call as messages name it: its method and path (never its query, which may carry ids). */
@@ -423,7 +420,7 @@ export function bodyReadError(
 ): CdasError {
   if (error instanceof SyntaxError) {
     const cause = redactError(withoutExcerpt(error), redact);
-    const call = { method, url: redact(url) };
+    const call = redactedCall(method, url, redact);
     return invalidResponse(`${calledAs(call)} answered 2xx with a body that is not JSON`, call, cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.

@@ -12,6 +12,7 @@ import {
   invalidResponse,
   isCdasApiError,
   paginationLoop,
+  redactedCall,
   refuseUnknownOptions,
   unreadableOptions,
 } from "./errors.js";
@@ -238,6 +239,12 @@ async function* walk(
       .then((fetched) => ({ ...fetched, link }))
       .finally(letGo);
   };
+  // The call an error names, the secret taken out (a middleware's answer is not the transport's,
+  // which takes it out of its own): a page, or for a redirect back, the link that was redirected.
+  const called =
+    (address: string): PageCall =>
+    () =>
+      redactedCall("GET", address, context.redact);
   let pending: Promise<Fetched> | undefined = fetchPage();
   for (let index = 0; pending !== undefined; index++) {
     const { data, response, link } = await pending;
@@ -246,9 +253,6 @@ async function* walk(
     const url = URL.canParse(response.url) ? response.url : pageUrl;
     // Remembered when it is not the link followed (the first page; a same-origin redirect), so that a
     // link or a redirect back to a page already read is a loop before its items are handed out again.
-    // The call an error names, the secret taken out (a middleware's answer is not the transport's,
-    // which takes it out of its own): this page, or for a redirect back, the link that was redirected.
-    const called = (address: string) => () => ({ method: "GET", url: context.redact(address) });
     const page = called(url);
     if (url === response.url && url !== link?.href)
       seen.add(new URL(url), called(link?.href ?? url), index > 0);

@@ -11,10 +11,10 @@ import {
   apiErrorFor,
   bodyReadError,
   calledAs,
-  type FailedCall,
   invalidOptions,
   invalidResponse,
   isCdasError,
+  redactedCall,
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
@@ -186,9 +186,9 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   /** A call as errors name it; after a redirect `url` is the server's Location, redacted as all of its text is. */
-  const callOf = (method: string, url: string): FailedCall => ({ method, url: config.redact(url) });
+  const callOf = (method: string, url: string) => redactedCall(method, url, config.redact);
   const called = (method: string, url: string) => calledAs(callOf(method, url));
-  const tokenCall: FailedCall = { method: "POST", url: config.redact(tokenUrl) };
+  const tokenCall = callOf("POST", tokenUrl);
 
   async function issueToken(): Promise<IssuedToken> {
     const headers = new Headers(config.headers);
@@ -335,18 +335,18 @@ export function createTransport(config: TransportConfig): Transport {
       typeof response.text === "function" &&
       (response.body === null || typeof response.body?.getReader === "function");
     if (!isResponse) {
+      const answered = callOf(method, url);
       throw invalidResponse(
-        `${called(method, url)}: the fetch in use resolved to something that is not a Response`,
-        callOf(method, url),
+        `${calledAs(answered)}: the fetch in use resolved to something that is not a Response`,
+        answered,
       );
     }
     const { status } = response;
     // A Location is the server's to write: the message shows none of the secret.
-    const refused = (why: string) =>
-      invalidResponse(
-        config.redact(`${called(method, url)} answered HTTP ${status}${why}`),
-        callOf(method, url),
-      );
+    const refused = (why: string) => {
+      const answered = callOf(method, url);
+      return invalidResponse(config.redact(`${calledAs(answered)} answered HTTP ${status}${why}`), answered);
+    };
     // An answer of a fetch that followed a redirect itself (ignoring the request's mode): none for the
     // token call, none from another origin.
     if (response.redirected === true) {
