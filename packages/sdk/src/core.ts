@@ -518,14 +518,17 @@ interface CallResult {
 }
 
 /**
- * An answer that is not ok keeps a truthy `error`. openapi-fetch hands back one without a body (an
- * empty one, a HEAD's, an unfollowed 3xx) as `error: undefined` or `""`, and a JSON `null`, `false` or
- * `0` as itself, which its types say cannot happen with no `data`: `if (error)` would read it as a
- * success. Such an answer's `error` is the SDK's error of its status instead (the falsy value as its body).
+ * An answer that is not ok keeps an `error` that is the documented body, an object, or the SDK's error of
+ * its status. openapi-fetch hands back one without a body (an empty one, a HEAD's, an unfollowed 3xx) as
+ * `error: undefined` or `""`, and a JSON `null`, `false` or `0` as itself, which its types say cannot
+ * happen with no `data`: `if (error)` would read it as a success. A body that is not JSON (a gateway's
+ * HTML 502) it hands back as a string, which the types say is the documented body: `error.message`
+ * would be undefined. Such an answer's `error` is the SDK's error of its status instead (the value as
+ * its `body`, text not JSON as its `rawBody`).
  */
 function withErrorOfStatus(result: CallResult, method: string, redact: Redact): CallResult {
   const { error, response } = result;
-  if (response.ok || error) return result;
+  if (response.ok || (typeof error === "object" && error !== null && !Array.isArray(error))) return result;
   return { ...result, error: apiErrorFor(response, method, response.url, error, redact) };
 }
 

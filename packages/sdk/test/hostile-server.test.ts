@@ -31,6 +31,7 @@ import {
   CdasInvalidRequestError,
   CdasInvalidResponseError,
   CdasNotFoundError,
+  CdasPermissionError,
   CdasRateLimitError,
   CdasServerError,
   CdasTimeoutError,
@@ -332,27 +333,37 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
     [400, "a JSON null", CdasInvalidRequestError],
     [503, "a JSON false", CdasServerError],
     [300, "content-length: 0", CdasApiError],
+    [502, "a gateway's HTML page", CdasServerError],
+    [403, "a JSON array", CdasPermissionError],
   ] as const)(
     "an answer %i with %s comes back with the SDK's error as `error`, and paginate throws it",
     async (status, form, type) => {
+      const bodies: Record<string, [string, string]> = {
+        "a JSON null": ["application/json", "null"],
+        "a JSON false": ["application/json", "false"],
+        "a gateway's HTML page": ["text/html", "<html><body>502 Bad Gateway</body></html>"],
+        "a JSON array": ["application/json", '["denied"]'],
+      };
       const { origin } = await serve(
         api((_, response) => {
+          const [contentType, body] = bodies[form] ?? [];
           if (form === "content-length: 0") response.writeHead(status, { "content-length": "0" }).end();
           else if (form === "an empty chunked body")
             response.writeHead(status, { "transfer-encoding": "chunked" }).end();
-          else
-            response
-              .writeHead(status, { "content-type": "application/json" })
-              .end(form === "a JSON null" ? "null" : "false");
+          else response.writeHead(status, { "content-type": contentType }).end(body);
         }),
       );
       const sdk = sdkFor(origin);
-      // openapi-fetch alone answers { data: undefined, error: undefined }: `if (error)` would read a success.
+      // openapi-fetch alone answers `error: undefined` for no body (`if (error)` would read a success) and
+      // the text, or the JSON value, of a body that is not an object (`error.message` would be undefined).
       const { data, error, response } = await getAccounts(sdk);
       expect(response.status).toBe(status);
       expect(data).toBeUndefined();
       expect(error).toBeInstanceOf(type);
-      expect(error).toMatchObject({ status, message: `GET /v1/accounts answered HTTP ${status}` });
+      const html = form === "a gateway's HTML page" ? bodies[form]?.[1] : undefined;
+      const quoted = html === undefined ? "" : ` (non-JSON body: ${html})`;
+      expect(error).toMatchObject({ status, message: `GET /v1/accounts answered HTTP ${status}${quoted}` });
+      expect(error).toMatchObject(html === undefined ? {} : { rawBody: html });
       const head = await untyped(sdk.client).HEAD("/v1/accounts", {});
       expect(head.error).toBeInstanceOf(type);
       await expect(sdk.paginate("/v1/accounts").toArray()).rejects.toBeInstanceOf(type);
@@ -1219,7 +1230,7 @@ describe("the secret is redacted from everything handed back", () => {
       const sdk = sdkFor(origin, { clientSecret: secret });
       const client = untyped(sdk.client);
       const failed = await client.GET("/v1/accounts?fail=1", {});
-      expect(failed.error, spelled).toBe(WITHHELD_BODY);
+      expect(failed.error, spelled).toMatchObject({ rawBody: WITHHELD_BODY });
       expect(failed.response.headers.get("x-echo"), spelled).toBe("[redacted]");
       // A redirect to an address that spells it, however, is not followed.
       const walk = sdk.paginate("/v1/accounts", { params: { query: { moved: "1" } } } as never);
@@ -1244,7 +1255,7 @@ describe("the secret is redacted from everything handed back", () => {
         ),
       );
       const { error, response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
-      expect(error, spelled).toBe(WITHHELD_BODY);
+      expect(error, spelled).toMatchObject({ rawBody: WITHHELD_BODY });
       expect(response.headers.get("x-echo"), spelled).toBe("[redacted]");
     }
   });
@@ -1259,9 +1270,9 @@ describe("the secret is redacted from everything handed back", () => {
           .end(request.url.includes("nine") ? nineSteps : eightSteps),
       ),
     );
-    expect((await getAccounts(sdkFor(origin))).error).toBe(eightSteps);
+    expect((await getAccounts(sdkFor(origin))).error).toMatchObject({ rawBody: eightSteps });
     const nine = await untyped(sdkFor(origin).client).GET("/v1/accounts?nine=1", {});
-    expect(nine.error).toBe(WITHHELD_BODY);
+    expect(nine.error).toMatchObject({ rawBody: WITHHELD_BODY });
   });
 
   it("a redirect to an address that spells it is refused, before a timeout or a size limit could name it", async () => {
@@ -1326,7 +1337,7 @@ describe("the secret is redacted from everything handed back", () => {
       api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin));
-    expect(error).toBe(WITHHELD_BODY);
+    expect(error).toMatchObject({ rawBody: WITHHELD_BODY });
   });
 
   it("an honest error body of 44 KiB full of escapes (URLs, \\/, \\u00e9) is kept and its temporary honoured", async () => {
@@ -1363,7 +1374,7 @@ describe("the secret is redacted from everything handed back", () => {
     );
     const { error, response } = await getAccounts(sdkFor(origin));
     expect(response.status).toBe(400);
-    expect(error).toBe("[the body was not kept: more than 196608 bytes]");
+    expect(error).toMatchObject({ rawBody: "[the body was not kept: more than 196608 bytes]" });
   });
 
   it("an error body past 64 KiB is not kept (a cut could end inside a spelling of it): its length is said", async () => {
@@ -1377,7 +1388,9 @@ describe("the secret is redacted from everything handed back", () => {
       api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
-    expect(error).toBe(`[the body was not kept: ${body.length} characters, more than 64 KiB]`);
+    expect(error).toMatchObject({
+      rawBody: `[the body was not kept: ${body.length} characters, more than 64 KiB]`,
+    });
   });
 
   it.each([
@@ -1393,7 +1406,7 @@ describe("the secret is redacted from everything handed back", () => {
       ),
     );
     const { error, response } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
-    expect(error).toBe(WITHHELD_BODY);
+    expect(error).toMatchObject({ rawBody: WITHHELD_BODY });
     expect(response.headers.get("x-echo")).toBe("[redacted]");
   });
 
