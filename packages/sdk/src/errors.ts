@@ -633,13 +633,15 @@ export function parseErrorText(text: string): { body: unknown; rawBody?: string 
  * The three forms of an HTTP date (RFC 9110 5.6.7): IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the
  * obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`.
  */
-const MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
-const TIME = "\\d{2}:\\d{2}:\\d{2}";
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTH = `(${MONTHS.join("|")})`;
+const TIME = "(\\d{2}:\\d{2}:\\d{2})";
+/** Each form's day, month and time, in that order (groups 1-3, 4-6, then asctime's 8, 7, 9). */
 const HTTP_DATE = new RegExp(
   [
-    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`,
-    `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`,
-    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`,
+    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} \\d{4} ${TIME} GMT$`,
+    `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-\\d{2} ${TIME} GMT$`,
+    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} \\d{4}$`,
   ].join("|"),
 );
 
@@ -655,10 +657,25 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, LONGEST_TIMER_MS);
-  if (!HTTP_DATE.test(trimmed)) return undefined;
+  const written = HTTP_DATE.exec(trimmed);
+  if (written === null) return undefined;
   // asctime has no zone and means GMT.
   const date = Date.parse(trimmed.endsWith(" GMT") ? trimmed : `${trimmed} GMT`);
-  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - now), LONGEST_TIMER_MS);
+  if (Number.isNaN(date)) return undefined;
+  // Date.parse rolls what the calendar lacks over (31 Nov is 1 Dec, 24:00:00 the next day): not a date.
+  const read = new Date(date);
+  const [day, month, time] = [
+    written[1] ?? written[4] ?? written[8],
+    written[2] ?? written[5] ?? written[7],
+    written[3] ?? written[6] ?? written[9],
+  ];
+  if (
+    Number(day) !== read.getUTCDate() ||
+    month !== MONTHS[read.getUTCMonth()] ||
+    time !== read.toISOString().slice(11, 19)
+  )
+    return undefined;
+  return Math.min(Math.max(0, date - now), LONGEST_TIMER_MS);
 }
 
 /**

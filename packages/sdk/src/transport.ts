@@ -374,8 +374,9 @@ export function createTransport(config: TransportConfig): Transport {
       throw refused(" with a Location that is not an address");
     }
     if (target.origin !== origin) {
+      const where = originShown(target, location);
       throw refused(
-        `, a redirect to another origin (${target.protocol}//${target.host}), not followed: only same-origin redirects are`,
+        `, a redirect to another origin${where ? ` (${where})` : ""}, not followed: only same-origin redirects are`,
       );
     }
     if (method !== "GET" && method !== "HEAD") return undefined;
@@ -457,13 +458,25 @@ export function createTransport(config: TransportConfig): Transport {
   function checkOrigin(request: Request): void {
     // A Request's address is serialised whole: one on the origin starts with it (parsed only otherwise).
     if (request.url.startsWith(onOrigin)) return;
-    const target = new URL(request.url).origin;
-    if (target === origin) return;
+    const target = new URL(request.url);
+    if (target.origin === origin) return;
+    const elsewhere = originShown(target, request.url) ?? "another origin";
     throw invalidOptions(
       config.redact(
-        `${called(request.method, request.url)}: the SDK sends its calls, and its token, only to ${origin} (baseUrl's origin), not to ${target} (a per-call baseUrl or a middleware's Request)`,
+        `${called(request.method, request.url)}: the SDK sends its calls, and its token, only to ${origin} (baseUrl's origin), not to ${elsewhere} (a per-call baseUrl or a middleware's Request)`,
       ),
     );
+  }
+
+  /**
+   * An address's scheme and host as a message names them, or undefined when the address holds the secret: the
+   * origin alone is a cut of it (a secret holding `/` or `@` is cut at the host), which redaction of
+   * the message cannot see.
+   */
+  function originShown(address: URL, written: string): string | undefined {
+    const { redact } = config;
+    if (redact(written) !== written || redact(address.href) !== address.href) return undefined;
+    return `${address.protocol}//${address.host}`; // not `origin`, which is "null" for a scheme like data:
   }
 
   /**

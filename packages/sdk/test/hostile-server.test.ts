@@ -244,6 +244,17 @@ describe("redirects", () => {
       sdk.paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } }).toArray(),
     ).rejects.toThrow(CdasInvalidOptionsError);
     expect(elsewhere.seen).toEqual([]);
+    // A secret holding a `/`, as the host of a per-call baseUrl: the host alone would be a cut of it.
+    const secret = "Kq7Zx2Lm9Pw4/Rt8Vn3Bc6Hy1Jd5";
+    const spelt = await failureOf(
+      untyped(sdkFor(origin, { clientSecret: secret }).client).GET("/v1/accounts", {
+        baseUrl: `http://${secret}`,
+      }),
+    );
+    expect(spelt).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((spelt as Error).message).toContain("not to another origin (a per-call baseUrl");
+    const shown = `${inspect(spelt, { depth: 10 })}\n${JSON.stringify(spelt)}`.toLowerCase();
+    for (const part of secret.toLowerCase().split("/")) expect(shown).not.toContain(part);
     expect(seen).toEqual([]); // refused before the token was asked for
   });
 
@@ -1427,15 +1438,34 @@ describe("the secret is redacted from everything handed back", () => {
     }
   });
 
-  it("a redirect's host, lower-cased by the URL parser", async () => {
-    const secret = "S3cr3t-In-A-Host";
+  it.each([
+    [
+      "lower-cased by the URL parser",
+      "S3cr3t-In-A-Host",
+      (secret: string) => `http://${secret}.example.test/x`,
+    ],
+    // The host alone is a cut of such a secret, which redaction of the message could not see.
+    [
+      "a part of a secret holding a /",
+      "Kq7Zx2Lm9Pw4/Rt8Vn3Bc6Hy1Jd5",
+      (secret: string) => `http://${secret}/`,
+    ],
+    [
+      "a part of a secret holding an @",
+      "Kq7Zx2Lm9Pw4@Rt8Vn3Bc6Hy1Jd5",
+      (secret: string) => `http://${secret}/`,
+    ],
+  ])("a redirect's host, %s: the message names no host", async (_, secret, location) => {
     const { origin } = await serve(
-      api((_, response) => response.writeHead(302, { location: `http://${secret}.example.test/x` }).end()),
+      api((_request, response) => response.writeHead(302, { location: location(secret) }).end()),
     );
     const failure = await failureOf(getAccounts(sdkFor(origin, { clientSecret: secret })));
     expect(failure).toBeInstanceOf(CdasInvalidResponseError);
-    expect(JSON.stringify(failure).toLowerCase()).not.toContain(secret.toLowerCase());
-    expect((failure as Error).message).toContain("(http://[redacted].example.test)");
+    expect((failure as Error).message).toBe(
+      "GET /v1/accounts answered HTTP 302, a redirect to another origin, not followed: only same-origin redirects are",
+    );
+    const shown = `${inspect(failure, { depth: 10 })}\n${JSON.stringify(failure)}`.toLowerCase();
+    for (const part of secret.toLowerCase().split(/[/@]/)) expect(shown).not.toContain(part);
   });
 
   it("a 2xx body that is not JSON, whose start JSON.parse would quote in its error", async () => {
@@ -1480,7 +1510,7 @@ describe("the secret is redacted from everything handed back", () => {
     const redirected = await failureOf(untyped(sdk.client).GET("/v1/accounts?offset=1", {}));
     expect(redirected).toBeInstanceOf(CdasInvalidResponseError);
     expect((redirected as Error).message).toContain(
-      "a redirect to another origin (http://[redacted].example.test)",
+      "HTTP 302, a redirect to another origin, not followed: only same-origin redirects are",
     );
     const badLink = await failureOf(sdk.paginate("/v1/accounts").toArray());
     expect(badLink).toBeInstanceOf(CdasInvalidResponseError);

@@ -155,7 +155,20 @@ describe("retries", () => {
       "Sun, 06 Nov 1994 08:49:37",
       "Sun, 6 Nov 1994 08:49:37 GMT",
     ];
-    for (const junk of ["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense", ...looseDates]) {
+    // In the layout, but not in the calendar: Date.parse rolls them over (31 Nov to 1 Dec).
+    const impossibleDates = [
+      "Wed, 31 Nov 2099 00:00:00 GMT",
+      "Sun, 30 Feb 2099 00:00:00 GMT",
+      "Thu, 26 Nov 2026 24:00:00 GMT",
+      "Thu, 26 Nov 2026 10:60:00 GMT",
+      "Wednesday, 31-Nov-99 00:00:00 GMT",
+      "Wed Nov 31 00:00:00 2099",
+    ];
+    for (const junk of [
+      ...["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense"],
+      ...looseDates,
+      ...impossibleDates,
+    ]) {
       expect(parseRetryAfter(junk, now)).toBeUndefined();
     }
   });
