@@ -287,14 +287,56 @@ const ERROR_BODY_KEPT = 64 * 1024;
 /** The most of an error body read: more bytes than that hold more than `ERROR_BODY_KEPT` characters (UTF-8 spends at most 3 bytes on one). */
 export const ERROR_BODY_READ_BYTES = 3 * ERROR_BODY_KEPT;
 
-/** The error itself when no message of its chain holds the secret; a redacted copy otherwise. */
+/** The error itself when nothing a log line shows of it holds the secret; a redacted copy otherwise. */
 export function redactError(error: unknown, redact: Redact): unknown {
-  const holdsSecret = causeChain(error).some((link) => {
-    const text =
-      link instanceof Error ? `${textOf(link)}\n${link.stack ?? ""}\n${namesOf(link)}` : textOf(link);
-    return redact(text) !== text;
+  return holdsSecret(error, redact) ? redactedCopy(error, redact) : error;
+}
+
+/**
+ * Whether anything `util.inspect` or `JSON.stringify` shows of an error holds the secret: along its
+ * cause chain, each link's message, stack, name, code and own fields (a cause that is a plain object
+ * included), and an AggregateError's errors, `depth` levels down. A value that cannot be read (a
+ * getter that throws, a BigInt field) counts as holding it.
+ */
+function holdsSecret(error: unknown, redact: Redact, depth = 2): boolean {
+  return causeChain(error).some((link) => {
+    const text = shownText(link);
+    if (text === undefined || redact(text) !== text) return true;
+    return depth > 0 && aggregated(link).some((inner) => holdsSecret(inner, redact, depth - 1));
   });
-  return holdsSecret ? redactedCopy(error, redact) : error;
+}
+
+/** What a log line shows of a value, as text; undefined when it cannot be read. */
+function shownText(value: unknown): string | undefined {
+  try {
+    const fields = fieldsOf(value);
+    if (!(value instanceof Error)) return `${String(value)}\n${fields}`;
+    return `${String(value.message)}\n${value.stack ?? ""}\n${namesOf(value)}\n${fields}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A value's own fields as JSON (a field that refers back to one it is inside written `null`). Throws for a value it cannot read. */
+function fieldsOf(value: unknown): string {
+  const inside: unknown[] = [];
+  return (
+    JSON.stringify(value, function (this: unknown, _key, field: unknown) {
+      // `this` is the object holding `field`: the objects above it are those still on the stack.
+      while (inside.length > 0 && inside.at(-1) !== this) inside.pop();
+      if (typeof field !== "object" || field === null) return field;
+      if (inside.includes(field)) return null;
+      inside.push(field);
+      return field;
+    }) ?? ""
+  );
+}
+
+/** An AggregateError's errors (the first 16), which a log line shows; none for anything else. */
+function aggregated(error: unknown): unknown[] {
+  if (!(error instanceof Error)) return [];
+  const { errors } = error as { errors?: unknown };
+  return Array.isArray(errors) ? errors.slice(0, 16) : [];
 }
 
 /**
@@ -334,13 +376,25 @@ export function redactedCopy(error: unknown, redact: Redact, depth = 8): unknown
   const source = error as Error & { code?: unknown; cause?: unknown };
   const cause =
     depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
-  const copy = new Error(redact(textOf(source.message)), cause === undefined ? undefined : { cause });
+  // An object that is not an Error and has no message (a cause of a caller's, `{ got: ... }`) is shown by its fields.
+  const message =
+    error instanceof Error || typeof source.message === "string" ? textOf(source.message) : safeFields(error);
+  const copy = new Error(redact(message), cause === undefined ? undefined : { cause });
   // A name and a code are text too: a custom fetch may put a server's words there.
   copy.name = redact(textOf(source.name ?? "Error"));
   // The original's stack (where it was thrown), not the copy's.
   if (typeof source.stack === "string") copy.stack = redact(source.stack);
   if (typeof source.code === "string") Object.assign(copy, { code: redact(source.code) });
   return copy;
+}
+
+/** A value's fields as JSON, or as `String` writes it when they cannot be read. */
+function safeFields(value: unknown): string {
+  try {
+    return fieldsOf(value);
+  } catch {
+    return textOf(value);
+  }
 }
 
 /** An error's name and code, as text (none for a Proxy whose traps throw). */

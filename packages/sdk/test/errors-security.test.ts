@@ -812,4 +812,54 @@ describe("the client secret never leaks", () => {
     });
     expect((failure as Error).cause).toBe(own);
   });
+
+  it("leaves it there too when it refers back to itself or has a cause that is a plain object", async () => {
+    const own = Object.assign(new Error("audit failed", { cause: { attempt: 2 } }), { self: {} });
+    own.self = own;
+    const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {
+      onResponse() {
+        throw own;
+      },
+    });
+    expect((failure as Error).cause).toBe(own);
+  });
+
+  it.each([
+    ["a cause that is a plain object", () => new Error("validation failed", { cause: { got: SECRET } })],
+    [
+      "a field of its own",
+      () => Object.assign(new Error("validation failed"), { details: { echo: SECRET } }),
+    ],
+    ["an AggregateError's error", () => new AggregateError([new Error(`no ${SECRET}`)], "several failed")],
+    [
+      "a field beside one that refers back to the error",
+      () => {
+        const error = Object.assign(new Error("loop"), { echo: SECRET, self: {} });
+        error.self = error;
+        return error;
+      },
+    ],
+  ])(
+    "is absent from a middleware's error that holds it in %s (the cause is a redacted copy)",
+    async (_, thrown) => {
+      const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {
+        onResponse() {
+          throw thrown();
+        },
+      });
+      expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+      expect(leaks(failure)).toBe(false);
+    },
+  );
+
+  it("shows a plain-object cause of a copy by its fields, the secret taken out", async () => {
+    const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {
+      onResponse() {
+        throw new Error("validation failed", { cause: { got: SECRET, field: "name" } });
+      },
+    });
+    const copied = (failure as Error).cause as Error;
+    expect(copied.message).toBe("validation failed");
+    expect((copied.cause as Error).message).toBe('{"got":"[redacted]","field":"name"}');
+  });
 });
