@@ -126,7 +126,7 @@ describe("TypeScript samples", () => {
       const named = [...readme.matchAll(/process\.env\.(CDAS_\w*TOKEN)/g)].map((match) => match[1]);
       expect(
         new Set(named),
-        `packages/client-${version}/README.md reads the access token as process.env.CDAS_ACCESS_TOKEN (and by no other name), as the reference's samples do: its sample of a call with a token (a scaffolded README has none yet: copy the base client's "Moving to" sample)`,
+        `packages/client-${version}/README.md reads the access token as process.env.CDAS_ACCESS_TOKEN (and by no other name), as the reference's samples do: its sample of a call with a token ("A first call", which pnpm client:new writes)`,
       ).toEqual(new Set(["CDAS_ACCESS_TOKEN"]));
       const bearerSamples = ENTRIES.filter((entry) => entry.version === version)
         .map((entry) => entry.samples.find((s) => s.label === `@cdas/client-${version}`)!.source)
