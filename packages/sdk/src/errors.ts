@@ -634,16 +634,14 @@ export function parseErrorText(text: string): { body: unknown; rawBody?: string 
  * obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`.
  */
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const MONTH = `(${MONTHS.join("|")})`;
-const TIME = "(\\d{2}:\\d{2}:\\d{2})";
-/** Each form's day, month and time, in that order (groups 1-3, 4-6, then asctime's 8, 7, 9). */
-const HTTP_DATE = new RegExp(
-  [
-    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} \\d{4} ${TIME} GMT$`,
-    `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-\\d{2} ${TIME} GMT$`,
-    `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} \\d{4}$`,
-  ].join("|"),
-);
+const DAY_NAME = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const MONTH = `(?<month>${MONTHS.join("|")})`;
+const TIME = "(?<time>\\d{2}:\\d{2}:\\d{2})";
+const HTTP_DATES = [
+  `^${DAY_NAME}, (?<day>\\d{2}) ${MONTH} (?<year>\\d{4}) ${TIME} GMT$`,
+  `^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (?<day>\\d{2})-${MONTH}-(?<year>\\d{2}) ${TIME} GMT$`,
+  `^${DAY_NAME} ${MONTH} (?<day>[ \\d]\\d) ${TIME} (?<year>\\d{4})$`,
+].map((form) => new RegExp(form));
 
 /** The longest wait a timer keeps (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
 export const LONGEST_TIMER_MS = 2 ** 31 - 1;
@@ -657,21 +655,20 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, LONGEST_TIMER_MS);
-  const written = HTTP_DATE.exec(trimmed);
-  if (written === null) return undefined;
+  const written = HTTP_DATES.map((form) => form.exec(trimmed)?.groups).find(Boolean);
+  if (written === undefined) return undefined;
   // asctime has no zone and means GMT.
   const date = Date.parse(trimmed.endsWith(" GMT") ? trimmed : `${trimmed} GMT`);
   if (Number.isNaN(date)) return undefined;
-  // Date.parse rolls what the calendar lacks over (31 Nov is 1 Dec, 24:00:00 the next day): not a date.
+  // Date.parse rolls what the calendar lacks over (31 Nov is 1 Dec, 24:00:00 the next day) and reads
+  // the year 0026 as 2026: the date it read must be the one written.
   const read = new Date(date);
-  const [day, month, time] = [
-    written[1] ?? written[4] ?? written[8],
-    written[2] ?? written[5] ?? written[7],
-    written[3] ?? written[6] ?? written[9],
-  ];
+  const { day, month, year = "", time } = written;
+  const readYear = year.length === 2 ? read.getUTCFullYear() % 100 : read.getUTCFullYear();
   if (
     Number(day) !== read.getUTCDate() ||
     month !== MONTHS[read.getUTCMonth()] ||
+    Number(year) !== readYear ||
     time !== read.toISOString().slice(11, 19)
   )
     return undefined;

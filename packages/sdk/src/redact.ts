@@ -292,51 +292,62 @@ export function redactError(error: unknown, redact: Redact): unknown {
   return holdsSecret(error, redact) ? redactedCopy(error, redact) : error;
 }
 
-/**
- * Whether anything `util.inspect` or `JSON.stringify` shows of an error holds the secret: along its
- * cause chain, each link's message, stack, name, code and own fields (a cause that is a plain object
- * included), and an AggregateError's errors, `depth` levels down. A value that cannot be read (a
- * getter that throws, a BigInt field) counts as holding it.
- */
-function holdsSecret(error: unknown, redact: Redact, depth = 2): boolean {
-  return causeChain(error).some((link) => {
-    const text = shownText(link);
-    if (text === undefined || redact(text) !== text) return true;
-    return depth > 0 && aggregated(link).some((inner) => holdsSecret(inner, redact, depth - 1));
-  });
+/** Whether anything a log line shows of an error holds the secret (or cannot be read: see `shownText`). */
+function holdsSecret(error: unknown, redact: Redact): boolean {
+  const text = shownText(error);
+  return text === undefined || redact(text) !== text;
 }
 
-/** What a log line shows of a value, as text; undefined when it cannot be read. */
-function shownText(value: unknown): string | undefined {
+/** The most text `shownText` gathers: an error with more (a whole body in a field) is copied, not read. */
+const SHOWN_TEXT_KEPT = 64 * 1024;
+/** How deep `shownText` follows fields: `util.inspect` shows 2 levels by default; deeper is copied. */
+const SHOWN_DEPTH = 16;
+
+/**
+ * What `util.inspect` or `JSON.stringify` can show of a value, as text: each object once, its own
+ * enumerable fields (symbol keys included), a Map's and a Set's entries, and of an Error its message,
+ * stack, name, cause and an AggregateError's errors. Undefined when that cannot be read in full (a
+ * getter or Proxy that throws, more than `SHOWN_TEXT_KEPT` characters, fields deeper than
+ * `SHOWN_DEPTH`): the caller then treats it as holding the secret. Bytes (a Buffer) are left out:
+ * a log line shows them as hex, no form of the secret.
+ */
+function shownText(root: unknown): string | undefined {
+  const parts: string[] = [];
+  let length = 0;
+  const seen = new WeakSet<object>();
+  const add = (text: string) => {
+    parts.push(text);
+    length += text.length;
+    if (length > SHOWN_TEXT_KEPT) throw new RangeError("too much to read");
+  };
+  const visit = (value: unknown, depth: number): void => {
+    if (typeof value !== "object" && typeof value !== "function") {
+      add(String(value)); // a string, a number, a symbol...
+      return;
+    }
+    if (value === null || seen.has(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
+      return;
+    if (depth > SHOWN_DEPTH) throw new RangeError("too deep to read");
+    seen.add(value);
+    if (value instanceof Error) {
+      for (const text of [value.message, value.stack, value.name]) visit(text, depth);
+      visit(value.cause, depth + 1);
+      visit((value as { errors?: unknown }).errors, depth + 1);
+    }
+    if (value instanceof Map) for (const [key, entry] of value) visit([key, entry], depth + 1);
+    if (value instanceof Set) for (const entry of value) visit(entry, depth + 1);
+    for (const key of Reflect.ownKeys(value)) {
+      if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+      add(String(key));
+      visit((value as Record<PropertyKey, unknown>)[key], depth + 1);
+    }
+  };
   try {
-    const fields = fieldsOf(value);
-    if (!(value instanceof Error)) return `${String(value)}\n${fields}`;
-    return `${String(value.message)}\n${value.stack ?? ""}\n${namesOf(value)}\n${fields}`;
+    visit(root, 0);
   } catch {
     return undefined;
   }
-}
-
-/** A value's own fields as JSON (a field that refers back to one it is inside written `null`). Throws for a value it cannot read. */
-function fieldsOf(value: unknown): string {
-  const inside: unknown[] = [];
-  return (
-    JSON.stringify(value, function (this: unknown, _key, field: unknown) {
-      // `this` is the object holding `field`: the objects above it are those still on the stack.
-      while (inside.length > 0 && inside.at(-1) !== this) inside.pop();
-      if (typeof field !== "object" || field === null) return field;
-      if (inside.includes(field)) return null;
-      inside.push(field);
-      return field;
-    }) ?? ""
-  );
-}
-
-/** An AggregateError's errors (the first 16), which a log line shows; none for anything else. */
-function aggregated(error: unknown): unknown[] {
-  if (!(error instanceof Error)) return [];
-  const { errors } = error as { errors?: unknown };
-  return Array.isArray(errors) ? errors.slice(0, 16) : [];
+  return parts.join("\n");
 }
 
 /**
@@ -378,7 +389,7 @@ export function redactedCopy(error: unknown, redact: Redact, depth = 8): unknown
     depth > 0 && source.cause !== undefined ? redactedCopy(source.cause, redact, depth - 1) : undefined;
   // An object that is not an Error and has no message (a cause of a caller's, `{ got: ... }`) is shown by its fields.
   const message =
-    error instanceof Error || typeof source.message === "string" ? textOf(source.message) : safeFields(error);
+    error instanceof Error || typeof source.message === "string" ? textOf(source.message) : fieldsText(error);
   const copy = new Error(redact(message), cause === undefined ? undefined : { cause });
   // A name and a code are text too: a custom fetch may put a server's words there.
   copy.name = redact(textOf(source.name ?? "Error"));
@@ -388,20 +399,24 @@ export function redactedCopy(error: unknown, redact: Redact, depth = 8): unknown
   return copy;
 }
 
-/** A value's fields as JSON, or as `String` writes it when they cannot be read. */
-function safeFields(value: unknown): string {
+/**
+ * A value's fields as JSON (an object met again written `"[seen]"`, a BigInt as its digits), or as
+ * `String` writes it when they cannot be read; past `SHOWN_TEXT_KEPT` characters, their length only.
+ */
+function fieldsText(value: unknown): string {
+  const seen = new WeakSet<object>();
+  let json: string | undefined;
   try {
-    return fieldsOf(value);
+    json = JSON.stringify(value, (_key, field: unknown) => {
+      if (typeof field === "bigint") return String(field);
+      if (typeof field !== "object" || field === null) return field;
+      if (seen.has(field)) return "[seen]";
+      seen.add(field);
+      return field;
+    });
   } catch {
     return textOf(value);
   }
-}
-
-/** An error's name and code, as text (none for a Proxy whose traps throw). */
-function namesOf(error: Error & { code?: unknown }): string {
-  try {
-    return `${textOf(error.name)}\n${typeof error.code === "string" ? error.code : ""}`;
-  } catch {
-    return "";
-  }
+  if (json === undefined) return textOf(value);
+  return json.length > SHOWN_TEXT_KEPT ? `(an object whose fields run to ${json.length} characters)` : json;
 }

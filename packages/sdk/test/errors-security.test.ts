@@ -839,6 +839,20 @@ describe("the client secret never leaks", () => {
         return error;
       },
     ],
+    // What JSON.stringify does not write and util.inspect shows (a review of the first version).
+    ["an Error in a field", () => Object.assign(new Error("x"), { inner: new Error(SECRET) })],
+    ["an Error in a plain-object cause", () => new Error("x", { cause: { inner: new Error(SECRET) } })],
+    ["a Map", () => Object.assign(new Error("x"), { seen: new Map([["key", SECRET]]) })],
+    ["a Set", () => Object.assign(new Error("x"), { seen: new Set([SECRET]) })],
+    ["a field with a symbol key", () => Object.assign(new Error("x"), { [Symbol("echo")]: SECRET })],
+    [
+      "a field whose toJSON hides it",
+      () => Object.assign(new Error("x"), { echo: { got: SECRET, toJSON: () => ({}) } }),
+    ],
+    [
+      "an AggregateError in a field",
+      () => Object.assign(new Error("x"), { all: new AggregateError([new Error(SECRET)]) }),
+    ],
   ])(
     "is absent from a middleware's error that holds it in %s (the cause is a redacted copy)",
     async (_, thrown) => {
@@ -851,6 +865,43 @@ describe("the client secret never leaks", () => {
       expect(leaks(failure)).toBe(false);
     },
   );
+
+  it("reads an object reached twice once: a graph of objects that each refer twice to the next", async () => {
+    // Written whole, each level doubles the work: 2^12 reads here, seconds at 22 levels.
+    let reads = 0;
+    let bottom: object = {
+      get echo() {
+        reads++;
+        return SECRET;
+      },
+    };
+    for (let level = 0; level < 12; level++) bottom = { left: bottom, right: bottom };
+    const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {
+      onResponse() {
+        throw new Error("x", { cause: bottom });
+      },
+    });
+    expect(leaks(failure)).toBe(false);
+    // Once to look for the secret, once to show the copy's fields.
+    expect(reads).toBeLessThanOrEqual(2);
+  });
+
+  it("copies a middleware's error whose AggregateError errors cannot be read, and keeps its message", async () => {
+    const unreadable = Object.defineProperty(new Error("x"), "errors", {
+      get() {
+        throw new Error("no");
+      },
+    });
+    const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {
+      onResponse() {
+        throw unreadable;
+      },
+    });
+    expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((failure as Error).message).toContain("(x)");
+    expect((failure as Error).cause).toMatchObject({ message: "x" });
+    expect((failure as Error).cause).not.toBe(unreadable);
+  });
 
   it("shows a plain-object cause of a copy by its fields, the secret taken out", async () => {
     const failure = await failureWith(testSdk(scriptedFetch(() => json({})).fetch), {

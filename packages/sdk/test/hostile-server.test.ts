@@ -337,22 +337,23 @@ describe("redirects the SDK follows no further", () => {
 });
 
 describe("every failure is the SDK's own type, from sdk.client and paginate alike", () => {
+  const html = "<html><body>502 Bad Gateway</body></html>";
   it.each([
-    [500, "content-length: 0", CdasServerError],
-    [404, "content-length: 0", CdasNotFoundError],
-    [429, "an empty chunked body", CdasRateLimitError],
-    [400, "a JSON null", CdasInvalidRequestError],
-    [503, "a JSON false", CdasServerError],
-    [300, "content-length: 0", CdasApiError],
-    [502, "a gateway's HTML page", CdasServerError],
-    [403, "a JSON array", CdasPermissionError],
+    [500, "content-length: 0", CdasServerError, { body: undefined, rawBody: undefined }],
+    [404, "content-length: 0", CdasNotFoundError, { body: undefined, rawBody: undefined }],
+    [429, "an empty chunked body", CdasRateLimitError, { body: "", rawBody: "" }],
+    [400, "a JSON null", CdasInvalidRequestError, { body: null, rawBody: undefined }],
+    [503, "a JSON false", CdasServerError, { body: false, rawBody: undefined }],
+    [300, "content-length: 0", CdasApiError, { body: undefined, rawBody: undefined }],
+    [502, "a gateway's HTML page", CdasServerError, { body: html, rawBody: html }],
+    [403, "a JSON array", CdasPermissionError, { body: ["denied"], rawBody: undefined }],
   ] as const)(
     "an answer %i with %s comes back with the SDK's error as `error`, and paginate throws it",
-    async (status, form, type) => {
+    async (status, form, type, kept) => {
       const bodies: Record<string, [string, string]> = {
         "a JSON null": ["application/json", "null"],
         "a JSON false": ["application/json", "false"],
-        "a gateway's HTML page": ["text/html", "<html><body>502 Bad Gateway</body></html>"],
+        "a gateway's HTML page": ["text/html", html],
         "a JSON array": ["application/json", '["denied"]'],
       };
       const { origin } = await serve(
@@ -371,10 +372,9 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
       expect(response.status).toBe(status);
       expect(data).toBeUndefined();
       expect(error).toBeInstanceOf(type);
-      const html = form === "a gateway's HTML page" ? bodies[form]?.[1] : undefined;
-      const quoted = html === undefined ? "" : ` (non-JSON body: ${html})`;
+      const quoted = kept.rawBody ? ` (non-JSON body: ${kept.rawBody})` : "";
       expect(error).toMatchObject({ status, message: `GET /v1/accounts answered HTTP ${status}${quoted}` });
-      expect(error).toMatchObject(html === undefined ? {} : { rawBody: html });
+      expect({ body: (error as CdasApiError).body, rawBody: (error as CdasApiError).rawBody }).toEqual(kept);
       const head = await untyped(sdk.client).HEAD("/v1/accounts", {});
       expect(head.error).toBeInstanceOf(type);
       await expect(sdk.paginate("/v1/accounts").toArray()).rejects.toBeInstanceOf(type);

@@ -27,9 +27,12 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * to baseUrl's origin, addresses holding the secret not followed, the SDK's error for an error
  * answer without a body, refusals of the caller's input redacted, and the middleware that tells a
  * middleware's failure from a body read's; then (the twenty-third session, 13.7 KB) the call an
- * invalid answer or a loop came from, and long API messages cut in messages; the bench prints it.
+ * invalid answer or a loop came from, and long API messages cut in messages; then (the twenty-fourth
+ * session's hostile server and review, 14.3 KB) error bodies that are not a JSON object typed, HTTP
+ * dates checked against the calendar, hosts cut from a secret not named, and everything a log line
+ * shows of a caller's error read for the secret; the bench prints it.
  */
-const OWN_CODE_GZIP_BUDGET_BYTES = 14 * 1024;
+const OWN_CODE_GZIP_BUDGET_BYTES = 15 * 1024;
 
 describePublishedPackage(packageDir, {
   // Both builds create an SDK; an error made by one copy is recognised by the other's guard.

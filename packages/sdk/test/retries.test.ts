@@ -146,6 +146,15 @@ describe("retries", () => {
     ]) {
       expect(parseRetryAfter(date, now)).toBe(7_000);
     }
+    // A leap day is in the calendar, in each form.
+    const beforeLeapDay = Date.parse("2028-02-28T23:59:00Z");
+    for (const date of [
+      "Tue, 29 Feb 2028 00:00:00 GMT",
+      "Tuesday, 29-Feb-28 00:00:00 GMT",
+      "Tue Feb 29 00:00:00 2028",
+    ]) {
+      expect(parseRetryAfter(date, beforeLeapDay), date).toBe(60_000);
+    }
     // Dates Date.parse would take but that are no HTTP date: a day name and a number, a wrong layout.
     const looseDates = [
       "Mon 2",
@@ -163,6 +172,9 @@ describe("retries", () => {
       "Thu, 26 Nov 2026 10:60:00 GMT",
       "Wednesday, 31-Nov-99 00:00:00 GMT",
       "Wed Nov 31 00:00:00 2099",
+      "Sun, 29 Feb 2099 00:00:00 GMT", // not a leap year
+      "Thu, 26 Nov 0026 10:00:00 GMT", // read as 2026
+      "Thu Nov 26 10:00:00 0026",
     ];
     for (const junk of [
       ...["-5", "+5", "1.5", "1e3", "", "soon", "2026-01-01", "Sun, nonsense"],
