@@ -1,6 +1,7 @@
 // Every row of the two versioning tables of the interface spec is found, and correctly classified, in
-// the change reports of the bundles: v1→v2 rows in v1-to-v2 and v1-to-v3, v2→v3 rows in v2-to-v3 and
-// v1-to-v3. Between v2 and v3 nothing else changes than the consent and end-user lists.
+// the change reports of the bundles that span its step (TABLE_OF_PAIRS): v1→v2 rows in v1-to-v2 and
+// v1-to-v3, v2→v3 rows in v2-to-v3 and v1-to-v3. Between v2 and v3 nothing else changes than the
+// consent and end-user lists.
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../scripts/lib/load-spec.mjs";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
@@ -295,14 +296,48 @@ const V2_TO_V3: Row[] = [
   },
 ];
 
-describe.each([
+/**
+ * Written by hand: the reports each step's rows (the interface's table of v<N-1>→vN, `V<N-1>_TO_VN`)
+ * are checked in, a row per report that spans the step: from v<N-1> or an earlier version to vN or a
+ * later one, its own v<N-1>-to-vN first. "The table of pairs" below checks it against the registry.
+ */
+const TABLE_OF_PAIRS: readonly (readonly [report: string, rows: readonly Row[]])[] = [
   ["v1-to-v2", V1_TO_V2],
   ["v1-to-v3", V1_TO_V2],
   ["v2-to-v3", V2_TO_V3],
   ["v1-to-v3", V2_TO_V3],
-] as const)("%s report", (name, rows) => {
+];
+
+describe.each(TABLE_OF_PAIRS)("%s report", (name, rows) => {
   it.each(rows.map((row) => [row.area, row] as const))("%s", (_area, row) => {
     row.check(reportOf(name));
+  });
+});
+
+describe("the table of pairs", () => {
+  const steps = VERSIONS.slice(1).map((to, i) => [VERSIONS[i] as string, to] as const);
+
+  it.each(steps)("runs the rows of %s→%s on its own report and on every report that spans it", (from, to) => {
+    const rowsName = `${from.toUpperCase()}_TO_${to.toUpperCase()}`;
+    const own = TABLE_OF_PAIRS.find(([report]) => report === `${from}-to-${to}`);
+    expect(
+      own,
+      `spec/test/diff-versioning.test.ts: TABLE_OF_PAIRS has no row for the ${from}-to-${to} report: add ["${from}-to-${to}", ${rowsName}], ${rowsName} being the rows of the interface's ${from}→${to} table`,
+    ).toBeDefined();
+    const rows = own?.[1];
+    // Every report from the step's older version or an earlier one to its newer version or a later one.
+    const spanning = VERSIONS.flatMap((older, i) =>
+      i > VERSIONS.indexOf(from)
+        ? []
+        : VERSIONS.slice(VERSIONS.indexOf(to)).map((newer) => `${older}-to-${newer}`),
+    );
+    const missing = spanning.filter(
+      (report) => !TABLE_OF_PAIRS.some(([name, checked]) => name === report && checked === rows),
+    );
+    expect(
+      missing,
+      `spec/test/diff-versioning.test.ts: TABLE_OF_PAIRS does not run the rows of ${from}→${to} (those of its ${from}-to-${to} row) on ${missing.join(", ")}, which span the step: add ${missing.map((report) => `["${report}", ${rowsName}]`).join(", ")}`,
+    ).toEqual([]);
   });
 });
 
@@ -422,6 +457,7 @@ describe("summaries", () => {
       const changes = reportOf(name).changes;
       expect(
         changes.some((c) => /example `\w+`: `[\w.[\]]+` (added|removed|changed)$/.test(c.summary ?? "")),
+        `${name}: expected at least one change to an example's field (a summary "example \`<example>\`: \`<field>\` added|removed|changed", the lines most likely to read alike), so that the check of repeated lines below is not vacuous; there is none. If ${name}'s versions really change no example, leave ${name} out of this expectation (this test, spec/test/diff-versioning.test.ts); if they do, scripts/lib/describe-change.mjs no longer summarises an example's changes so`,
       ).toBe(true);
       const lines = changes.map((c) => `${c.summary} (${c.operations.join(", ")})`);
       expect(lines.filter((line, i) => lines.indexOf(line) !== i)).toEqual([]);

@@ -954,7 +954,7 @@ export const CHANGED_V1_TO_V2 = [
 export const CHANGED_V2_TO_V3 = ["/v1/consent", "/v1/end-users"];
 
 /** The paths of the operations each version changes from the one before it; a new version adds its entry. */
-const CHANGED_FROM_PREVIOUS: Record<Version, readonly string[]> = {
+export const CHANGED_FROM_PREVIOUS: Record<Version, readonly string[]> = {
   v2: CHANGED_V1_TO_V2,
   v3: CHANGED_V2_TO_V3,
 };

@@ -1,10 +1,13 @@
 // The version drill: in a temporary copy of the spec sources, the next version (v4 while v3 is the last),
 // based on the last one and made of its info.yaml, one changed file and one registry entry, is built,
 // served by the sandbox and typed by a generated client, with no other edit. The change: `page[size]`
-// (shared by every cursor list) becomes required with a maximum of 100 instead of 1000.
+// (shared by every cursor list) becomes required with a maximum of 100 instead of the last version's
+// (1000 while its PageSize is shared/'s), in a copy of the file the last version takes it from: its
+// own copy when it has one (its folder or an earlier version's of its lineage), else shared/'s.
 import { execFileSync } from "node:child_process";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -17,8 +20,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { readRegistry } from "../registry/index.js";
-import { copyProblems, versionCopies } from "../scripts/layers.mjs";
+import { copyProblems, layersOf, versionCopies } from "../scripts/layers.mjs";
 import { SPEC_DIR, typeCheck } from "./helpers";
 
 const REPO = path.resolve(SPEC_DIR, "..");
@@ -43,20 +47,50 @@ const SOURCES = [
   "shared",
 ];
 
-const V4_PAGE_SIZE = `# A copy of shared/components/parameters/PageSize.yaml that differs from it only at (scripts/layers.mjs checks it):
-#   /required
-#   /description
-#   /schema/maximum
-#   /schema/minimum
-name: page[size]
-in: query
-required: true
-description: Cursor paging. Version 4 (a drill) requires it, at most 100.
-schema:
-  type: integer
-  minimum: 1
-  maximum: 100
-`;
+/** The file the drill changes, relative to a layer folder (shared/ or a version's). */
+const PAGE_SIZE = path.join("components", "parameters", "PageSize.yaml");
+/**
+ * The file the drill's copy copies: the base version's tree takes PageSize from the last layer of its
+ * lineage that has it (scripts/layers.mjs), its own or an earlier version's copy before shared/'s.
+ */
+const PAGE_SIZE_ORIGINAL = path.join(
+  [...layersOf(BASE, SPEC_DIR, REGISTERED)]
+    .reverse()
+    .find((layer) => existsSync(path.join(SPEC_DIR, layer, PAGE_SIZE))) ?? "shared",
+  PAGE_SIZE,
+);
+/** The base version's `page[size]`, as the drill finds it. */
+const BASE_PAGE_SIZE = parse(readFileSync(path.join(SPEC_DIR, PAGE_SIZE_ORIGINAL), "utf8"));
+const BASE_MAXIMUM: number = BASE_PAGE_SIZE.schema?.maximum;
+/** The drill's change: required, 1 to 100; everything else as the base version has it. */
+const DRILL_CHANGES = {
+  "/required": true,
+  "/description": `Cursor paging. Version ${DRILL.slice(1)} (a drill) requires it, at most 100.`,
+  "/schema/minimum": 1,
+  "/schema/maximum": 100,
+} as const;
+
+/**
+ * The drill's PageSize.yaml: a copy of the base version's, the drill's changes made, and first lines
+ * naming the file it copies and each place where the two now differ (scripts/layers.mjs checks them).
+ */
+function drillPageSize(): string {
+  const copy = structuredClone(BASE_PAGE_SIZE);
+  const places: string[] = [];
+  for (const [place, value] of Object.entries(DRILL_CHANGES)) {
+    const keys = place.slice(1).split("/");
+    const last = keys.pop() as string;
+    const parent = keys.reduce((node, key) => (node[key] ??= {}), copy);
+    if (parent[last] === value) continue;
+    parent[last] = value;
+    places.push(place);
+  }
+  const header = [
+    `# A copy of ${PAGE_SIZE_ORIGINAL} that differs from it only at (scripts/layers.mjs checks it):`,
+    ...places.map((place) => `#   ${place}`),
+  ];
+  return `${header.join("\n")}\n${stringify(copy)}`;
+}
 
 /** The base version's info.yaml with the drill version's name and a first paragraph of its own. */
 function drillInfo(): string {
@@ -71,6 +105,11 @@ let work: string;
 let spec: string;
 
 beforeAll(() => {
+  // The drill shows a change: page[size] optional in the base version, with a maximum above 100.
+  if (BASE_PAGE_SIZE.required === true || !(BASE_MAXIMUM > 100))
+    throw new Error(
+      `test/version-drill.test.ts: the drill makes page[size] required, at most 100, in ${DRILL}, which changes nothing unless ${BASE}'s (${PAGE_SIZE_ORIGINAL}) is optional with a maximum above 100; it is ${JSON.stringify({ required: BASE_PAGE_SIZE.required, maximum: BASE_MAXIMUM })}: change DRILL_CHANGES and the checks of the served sandbox there`,
+    );
   work = mkdtempSync(path.join(tmpdir(), "cdas-drill-"));
   spec = path.join(work, "spec");
   for (const name of [...SOURCES, ...REGISTERED.versions])
@@ -78,9 +117,9 @@ beforeAll(() => {
   symlinkSync(path.join(SPEC_DIR, "node_modules"), path.join(spec, "node_modules"), "dir");
 
   // The whole drill: its info and one changed file in spec/<drill>/, and one registry entry.
-  mkdirSync(path.join(spec, DRILL, "components", "parameters"), { recursive: true });
+  mkdirSync(path.join(spec, DRILL, path.dirname(PAGE_SIZE)), { recursive: true });
   writeFileSync(path.join(spec, DRILL, "info.yaml"), drillInfo());
-  writeFileSync(path.join(spec, DRILL, "components", "parameters", "PageSize.yaml"), V4_PAGE_SIZE);
+  writeFileSync(path.join(spec, DRILL, PAGE_SIZE), drillPageSize());
   const json = JSON.parse(readFileSync(path.join(spec, "versions.json"), "utf8"));
   // No camelCaseProperties: the drill version allows those of the version it is based on.
   json.versions.push({ name: DRILL, basedOn: BASE });
@@ -93,7 +132,10 @@ beforeAll(() => {
   });
 }, 180_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  // Unset when the drill stopped before making its copy.
+  if (work) rmSync(work, { recursive: true, force: true });
+});
 
 const bundle = (version: string) =>
   JSON.parse(readFileSync(path.join(spec, "dist", `${version}.json`), "utf8"));
@@ -106,20 +148,19 @@ describe(`a ${DRILL} of one changed file and one registry entry`, () => {
     expect(v4.info).toMatchObject({ title: expect.stringContaining(`(${DRILL})`), version: DRILL });
     expect(v4.info.description).toContain(`Version \`${DRILL}\``);
     expect(v4.components.parameters.PageSize).toMatchObject({ required: true, schema: { maximum: 100 } });
-    expect(v3.components.parameters.PageSize).toMatchObject({ required: false, schema: { maximum: 1000 } });
+    // The base version keeps its own (optional, BASE_MAXIMUM at most: beforeAll checks the drill changes it).
+    expect(v3.components.parameters.PageSize.required ?? false).toBe(false);
+    expect(v3.components.parameters.PageSize.schema.maximum).toBe(BASE_MAXIMUM);
     expect(Object.keys(v4.paths)).toEqual(Object.keys(v3.paths));
     expect(Object.keys(v4.components.schemas)).toEqual(Object.keys(v3.components.schemas));
     // Its one file is a copy that says where it differs (the build would have stopped otherwise).
     expect(versionCopies(spec).filter(({ copy }) => copy.startsWith(`${DRILL}/`))).toEqual([
-      {
-        copy: path.join(DRILL, "components", "parameters", "PageSize.yaml"),
-        original: path.join("shared", "components", "parameters", "PageSize.yaml"),
-      },
+      { copy: path.join(DRILL, PAGE_SIZE), original: PAGE_SIZE_ORIGINAL },
     ]);
     expect(versionCopies(spec).flatMap((pair) => copyProblems(pair, spec))).toEqual([]);
   });
 
-  it(`is served by the sandbox: page[size] required and at most 100 in ${DRILL}, optional up to 1000 in ${BASE}`, async () => {
+  it(`is served by the sandbox: page[size] required and at most 100 in ${DRILL}, optional up to ${BASE_MAXIMUM} in ${BASE}`, async () => {
     const { startMockServer } = await import(pathToFileURL(MOCK_SERVER).href);
     const server = await startMockServer({ specDist: path.join(spec, "dist"), tls: false });
     try {
@@ -145,11 +186,11 @@ describe(`a ${DRILL} of one changed file and one registry entry`, () => {
       expect(server.versions).toEqual([...REGISTERED.versions, DRILL]);
       expect(server.defaultVersion).toBe(REGISTERED.default);
       expect((await get("/v1/end-users", BASE)).status).toBe(200);
-      expect((await get("/v1/end-users?page[size]=500", BASE)).status).toBe(200);
+      expect((await get(`/v1/end-users?page[size]=${BASE_MAXIMUM}`, BASE)).status).toBe(200);
       const missing = await get("/v1/end-users", DRILL);
       expect(missing.status).toBe(400);
       expect(JSON.stringify(missing.body)).toContain("page[size]");
-      expect((await get("/v1/end-users?page[size]=500", DRILL)).status).toBe(400);
+      expect((await get(`/v1/end-users?page[size]=${BASE_MAXIMUM}`, DRILL)).status).toBe(400);
       const page = await get("/v1/end-users?page[size]=2", DRILL);
       expect(page.status).toBe(200);
       // v4 is based on v3: the v3 envelope, from v3's response shapes.

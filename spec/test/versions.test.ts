@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { parseRegistry, readRegistry } from "../registry/index.js";
 import { layeredConfig } from "../scripts/layers.mjs";
 import { SPEC_DIR } from "./helpers";
+import { CHANGED_FROM_PREVIOUS } from "./interface-model";
 
 const registry = readRegistry(SPEC_DIR);
 const entry = (name: string, basedOn: string | null) => ({ name, basedOn });
@@ -77,6 +78,27 @@ describe("the registry", () => {
     expect(() => registry.lineage("v99")).toThrow(
       `v99 is not a version of ${registry.source} (${registry.versions.join(", ")})`,
     );
+  });
+});
+
+describe("the tests' own list of what each version changes", () => {
+  // Otherwise only the slow browser test of the reference (docs-browser.test.ts) reads it.
+  it("says, for every version after the first, which operations it changes from the one before", () => {
+    const later = registry.versions.slice(1);
+    const missing = later.filter((version) => !Object.hasOwn(CHANGED_FROM_PREVIOUS, version));
+    expect(
+      missing,
+      `spec/test/interface-model.ts: CHANGED_FROM_PREVIOUS has no entry for ${missing.join(", ")} of versions.json: add \`vN: [<the paths of the operations vN changes from v<N-1>>]\` for each`,
+    ).toEqual([]);
+  });
+
+  it("says it of no other version", () => {
+    const [first, ...later] = registry.versions;
+    const unknown = Object.keys(CHANGED_FROM_PREVIOUS).filter((version) => !later.includes(version));
+    expect(
+      unknown,
+      `spec/test/interface-model.ts: CHANGED_FROM_PREVIOUS has an entry for ${unknown.join(", ")}, which is not a version of versions.json after the first (${first}): remove it`,
+    ).toEqual([]);
   });
 });
 
