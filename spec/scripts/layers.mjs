@@ -101,8 +101,11 @@ const copyHeader = (original) =>
   `# A copy of ${original} that differs from it only at (scripts/layers.mjs checks it):`;
 const DECLARED_PLACE = /^# {3}(\/\S*)$/;
 
-/** The JSON pointers (RFC 6901) at which two parsed documents differ, as deep as both are objects. */
-function differences(before, after, at = "") {
+/**
+ * The JSON pointers (RFC 6901) at which two parsed documents differ, as deep as both are objects, in
+ * document order (none for the same keys in another order).
+ */
+export function differences(before, after, at = "") {
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
   const bothObjects =
     typeof before === "object" &&

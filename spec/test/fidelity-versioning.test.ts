@@ -1,5 +1,6 @@
 // Interface spec, "Versioning": the rules, then every row of both change tables, both ways.
 import { describe, expect, it } from "vitest";
+import { differences } from "../scripts/layers.mjs";
 import {
   builtOn,
   component,
@@ -19,29 +20,22 @@ import { CHANGED_V1_TO_V2, CHANGED_V2_TO_V3 } from "./interface-model";
 const json = (value: unknown) => JSON.stringify(value);
 
 /**
- * The first JSON pointer (RFC 6901) at which two JSON values differ, "" being the whole value, with
- * both values there; undefined when their JSON is the same (the same keys in another order differ at
- * the object that holds them).
+ * Where two JSON values first differ, as a JSON pointer (scripts/layers.mjs's `differences`) with both
+ * values there; undefined when their JSON is the same.
  */
-function firstDifference(before: unknown, after: unknown, at = ""): string | undefined {
+function firstDifference(before: unknown, after: unknown): string | undefined {
   if (json(before) === json(after)) return undefined;
-  const bothObjects =
-    typeof before === "object" &&
-    before !== null &&
-    typeof after === "object" &&
-    after !== null &&
-    Array.isArray(before) === Array.isArray(after);
-  if (bothObjects) {
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      const token = key.replaceAll("~", "~0").replaceAll("/", "~1");
-      const found = firstDifference((before as Node)[key], (after as Node)[key], `${at}/${token}`);
-      if (found !== undefined) return found;
-    }
-    return `"${at}" (the same keys in another order)`;
-  }
+  const [at] = differences(before, after) as string[];
+  if (at === undefined) return `"" (the same keys in another order)`;
+  const valueAt = (value: unknown) =>
+    at
+      .split("/")
+      .slice(1)
+      .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reduce<unknown>((node, key) => (node as Node | undefined)?.[key], value);
   const shown = (value: unknown) =>
     value === undefined ? "absent" : (json(value) ?? String(value)).slice(0, 120);
-  return `"${at}" (${shown(before)} → ${shown(after)})`;
+  return `"${at}" (${shown(valueAt(before))} → ${shown(valueAt(after))})`;
 }
 const typesAt = (doc: Node, root: string, path: string[]) => {
   const schema = schemaAt(doc, component(doc, root), path);
