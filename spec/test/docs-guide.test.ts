@@ -403,6 +403,23 @@ describe("the guide's code on each side of a change", () => {
     expect(compileAgainst("v3", program("+"))).toEqual([]);
   }, 60_000);
 
+  it("an object that becomes an array of items: the old line compiles against v1, the new one against v3", () => {
+    const code = guideFor("v1-to-v3").sections.flatMap((s) => s.code ?? []);
+    const lines = code.filter((l) => /^[-+] depositRate\.applicability_conditions\?\./.test(l));
+    expect(lines.length).toBe(4); // additional_info and additional_info_uri, before and after
+    const rate = `NonNullable<components["schemas"]["BankingAccount"]["deposit_rates"]>[number]`;
+    const program = (side: string) =>
+      [
+        `import type { components } from "@cdas/client";`,
+        `declare const depositRate: ${rate};`,
+        ...lines.filter((l) => l.startsWith(side)).map((l) => `{\nconst read = ${l.slice(2)}\n}`),
+      ].join("\n");
+    expect(compileAgainst("v1", program("-"))).toEqual([]);
+    expect(compileAgainst("v3", program("+"))).toEqual([]);
+    // Each side's line is the other version's error.
+    expect(compileAgainst("v3", program("-")).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it("temporary gone from an error body: the code says the SDK no longer retries a 500 there", () => {
     const section = guideFor("v1-to-v3").sections.find((s) =>
       s.entries.some((e) => e.text.includes("`temporary`") && e.text.includes("error body")),

@@ -1,7 +1,8 @@
 // The code to change for a section of the migration guide, as a diff of TypeScript lines written
 // against @cdas/sdk (sdk.client is the typed openapi-fetch client of the version). Only the kinds of
 // change where a line of code helps get one: the version itself (the SDK's option and a client's
-// import), an envelope, a rename, a field moved into an object, fields an object replaces, a number or
+// import), an envelope, a rename, a field moved into an object, an object that becomes an array of
+// items (its fields read from each), fields an object replaces, a number or
 // a boolean that becomes a string (the boolean only where the document gives the string's values), a
 // parameter or error fields that are gone. A hint says what the documents say, no policy of its own,
 // and what @cdas/sdk itself does with a field that goes (its retries read `temporary`).
@@ -47,6 +48,16 @@ function clauseLines(clause, entry, section, report) {
       return [`- ${variable}.${clause.from}`, `+ ${variable}.${clause.to}`];
     case "nested":
       return [`- ${variable}.${clause.name}`, `+ ${variable}.${clause.into}?.${clause.name}`];
+    case "moved": {
+      // An object that became an array: its fields are read from each item.
+      const place = entry.places[0] ?? "";
+      const field = place.split(".").at(-1);
+      const parent = variableFor(place.split(".").slice(0, -1).join("."));
+      return clause.names.flatMap((name) => [
+        `- ${parent}.${field}?.${name}`,
+        `+ ${parent}.${field}?.map((item) => item.${name}) // an array now: one per item`,
+      ]);
+    }
     case "replaced":
       return [
         `- ${clause.names.map((name) => `${variable}.${name}`).join(", ")}`,
