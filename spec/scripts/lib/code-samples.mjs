@@ -174,12 +174,17 @@ export function clientSample(doc, version, { method, path, item, operation }) {
   if (path === "/v1/token") args.body = { client_id: SANDBOX.clientId, client_secret: "" };
   const init = initSource(args, { expressions: { client_secret: 'process.env.CDAS_CLIENT_SECRET ?? ""' } });
   const verb = method.toUpperCase();
-  const headers = needsBearer(doc, operation)
-    ? `\n  // CDAS_ACCESS_TOKEN: the access_token of POST /v1/token; renewing it when it expires is yours to do (the SDK does it).\n  headers: { Authorization: \`Bearer \${process.env.CDAS_ACCESS_TOKEN ?? ""}\` },`
+  const bearer = needsBearer(doc, operation);
+  const headers = bearer
+    ? `\n  headers: { Authorization: \`Bearer \${process.env.CDAS_ACCESS_TOKEN ?? ""}\` },`
+    : "";
+  // Said with the CA, at the top: a run without the token answers 401.
+  const tokenNote = bearer
+    ? "\n// and CDAS_ACCESS_TOKEN=<the access_token of POST /v1/token>; renewing it when it expires is yours\n// to do (the SDK does it)"
     : "";
   return `import { createClient } from "@cdas/client-${version}";
 
-${SANDBOX_CA_NOTE}
+${SANDBOX_CA_NOTE}${tokenNote}
 const client = createClient({
   baseUrl: "${SANDBOX.url}",${headers}
 });
