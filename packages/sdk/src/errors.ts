@@ -193,7 +193,8 @@ export class CdasApiError extends CdasError {
   }
 
   override toJSON(): Record<string, unknown> {
-    const { status, apiErrorName, apiMessage, id, fault, temporary, timeout, method, url } = this;
+    const { status, apiErrorName, apiMessage, id, fault, temporary, timeout, method, url, retryAfterMs } =
+      this;
     return {
       ...super.toJSON(),
       status,
@@ -205,6 +206,7 @@ export class CdasApiError extends CdasError {
       timeout,
       method,
       url,
+      retryAfterMs, // the wait the server asked for: what an on-call reader of a 429 or 503 needs
     };
   }
 }

@@ -220,22 +220,29 @@ async function* walk(
   const pageUrl = `${context.baseUrl}${path}`;
   const scope = new URL(pageUrl);
   let firstInit: RequestInitLike;
-  let linkInit: RequestInitLike;
+  let header: Record<string, unknown> | undefined;
   try {
     firstInit = withPageSize(init, spec, options.pageSize, context.redact);
-    // A link is followed exactly as written (its query included), with the caller's headers.
-    linkInit = { headers: init.headers, params: { header: init.params?.header } };
+    header = init.params?.header;
   } catch (error) {
     throw failedInCallersCode(error, "GET", path, context.redact, "before sending"); // a getter of the caller's params
   }
+  // A link is followed exactly as written (its query serialised as the link has it), with the caller's
+  // headers. A middleware sees what it sees of the first page: the list's path as `schemaPath` (what
+  // metrics group by) and the query, here the link's, as `params.query`.
+  const linkInit = (link: URL): RequestInitLike => ({
+    headers: init.headers,
+    params: { header, query: Object.fromEntries(link.searchParams) },
+    querySerializer: () => link.search.slice(1),
+  });
   // Each page has a signal of its own that follows the walk's until the page is read: a fetch's Request
   // stays tied to the signal it is given until it is garbage-collected, and the walk's one signal
   // would gather a listener for every page of a long walk.
   const fetchPage = (link?: URL) => {
     const page = new AbortController();
     const letGo = followAbort(page, signal);
-    const pageInit = { ...(link === undefined ? firstInit : linkInit), signal: page.signal };
-    return getPage(context, link === undefined ? path : path + link.search, pageInit)
+    const pageInit = { ...(link === undefined ? firstInit : linkInit(link)), signal: page.signal };
+    return getPage(context, path, pageInit, link?.href)
       .then((fetched) => ({ ...fetched, link }))
       .finally(letGo);
   };
@@ -277,20 +284,16 @@ async function* walk(
  */
 async function getPage(
   context: PaginatorContext,
-  schemaPath: string,
+  path: string,
   init: RequestInitLike,
+  link: string | undefined,
 ): Promise<Fetched> {
-  const { data, error, response } = await context.get(schemaPath, { ...init, parseAs: "json" });
+  const { data, error, response } = await context.get(path, { ...init, parseAs: "json" });
   if (response.ok) return { data, response };
   // An answer whose body said nothing has the SDK's error as its `error` already (core.ts).
   if (isCdasApiError(error)) throw error;
-  throw apiErrorFor(
-    response,
-    "GET",
-    response.url || `${context.baseUrl}${schemaPath}`,
-    error,
-    context.redact,
-  );
+  const address = response.url || link || `${context.baseUrl}${path}`;
+  throw apiErrorFor(response, "GET", address, error, context.redact);
 }
 
 /** What an error of a page names: the call that read it. */

@@ -39,6 +39,34 @@ const cursorOf = (request: RecordedRequest) =>
   Number(request.url.searchParams.get("page[after]")?.slice(1) ?? 1);
 
 describe("offset paging", () => {
+  it("shows a middleware every page as the list's path and its query (what metrics and logs group by)", async () => {
+    const server = pagedServer(
+      [[1, 2], [3]],
+      "data",
+      (next) => `/v1/accounts?end_user_id=eu_1&limit=2&offset=${(next - 1) * 2}&note=a%2Bb`,
+      (request) => Number(request.url.searchParams.get("offset") ?? 0) / 2 + 1,
+    );
+    const sdk = testSdk(server.fetch);
+    const seen: unknown[] = [];
+    sdk.client.use({
+      onRequest({ schemaPath, params }) {
+        seen.push({ schemaPath, query: params.query });
+      },
+    });
+    const items = await sdk
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } }, { pageSize: 2 })
+      .toArray();
+    expect(items).toEqual([1, 2, 3]);
+    expect(seen).toEqual([
+      { schemaPath: "/v1/accounts", query: { end_user_id: "eu_1", limit: 2 } },
+      { schemaPath: "/v1/accounts", query: { end_user_id: "eu_1", limit: "2", offset: "2", note: "a+b" } },
+    ]);
+    // The link itself is sent as written.
+    expect(server.dataCalls().map((call) => call.url.search)[1]).toBe(
+      "?end_user_id=eu_1&limit=2&offset=2&note=a%2Bb",
+    );
+  });
+
   it("follows links.next and yields every item once", async () => {
     const server = pagedServer(
       [[1, 2], [3, 4], [5]],

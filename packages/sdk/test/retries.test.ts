@@ -201,7 +201,10 @@ describe("retries", () => {
       const headers = new Headers({ "Retry-After": value });
       const answer = { status: 503, statusText: "", headers, url: "https://api.test/v1/x", errorText: "" };
       expect(retryAfterOf(headers), value).toBe(expected);
-      expect(apiErrorFor(answer, "GET", answer.url, "", noRedaction).retryAfterMs, value).toBe(expected);
+      const error = apiErrorFor(answer, "GET", answer.url, "", noRedaction);
+      expect(error.retryAfterMs, value).toBe(expected);
+      // A log line of the error (its toJSON) says it too.
+      expect(JSON.parse(JSON.stringify(error)).retryAfterMs, value).toBe(expected);
       const wait = retryDelay(policy, 0, answer);
       // Junk leaves the backoff: the first wait is half to all of the 1,000 ms base.
       if (expected === undefined) expect([wait >= 500, wait <= 1_000], value).toEqual([true, true]);
