@@ -1,5 +1,6 @@
 // Interface spec, "Versioning": the rules, then every row of both change tables, both ways.
 import { describe, expect, it } from "vitest";
+import { getPointer } from "../openapi/index.js";
 import { differences } from "../scripts/layers.mjs";
 import {
   builtOn,
@@ -27,15 +28,9 @@ function firstDifference(before: unknown, after: unknown): string | undefined {
   if (json(before) === json(after)) return undefined;
   const [at] = differences(before, after) as string[];
   if (at === undefined) return `"" (the same keys in another order)`;
-  const valueAt = (value: unknown) =>
-    at
-      .split("/")
-      .slice(1)
-      .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
-      .reduce<unknown>((node, key) => (node as Node | undefined)?.[key], value);
   const shown = (value: unknown) =>
     value === undefined ? "absent" : (json(value) ?? String(value)).slice(0, 120);
-  return `"${at}" (${shown(valueAt(before))} → ${shown(valueAt(after))})`;
+  return `"${at}" (${shown(getPointer(before, at))} → ${shown(getPointer(after, at))})`;
 }
 const typesAt = (doc: Node, root: string, path: string[]) => {
   const schema = schemaAt(doc, component(doc, root), path);

@@ -7,6 +7,7 @@ import {
   bodyReadError,
   failedInCallersCode,
   invalidOptions,
+  isObject,
   LONGEST_TIMER_MS,
   refuseUnknownOptions,
   unreadableOptions,
@@ -528,7 +529,7 @@ interface CallResult {
  */
 function withErrorOfStatus(result: CallResult, method: string, redact: Redact): CallResult {
   const { error, response } = result;
-  if (response.ok || (typeof error === "object" && error !== null && !Array.isArray(error))) return result;
+  if (response.ok || isObject(error)) return result;
   return { ...result, error: apiErrorFor(response, method, response.url, error, redact) };
 }
 

@@ -303,8 +303,7 @@ export function refuseUnknownOptions(
   options: unknown,
   names: Readonly<Record<string, true>>,
 ): void {
-  if (typeof options !== "object" || options === null || Array.isArray(options))
-    throw invalidOptions(`${what} needs an options object`);
+  if (!isObject(options)) throw invalidOptions(`${what} needs an options object`);
   const unknown = Object.keys(options).filter((name) => !Object.hasOwn(names, name));
   if (unknown.length > 0) {
     throw invalidOptions(
@@ -364,9 +363,9 @@ export function failedInCallersCode(
 export function unreadableAnswer(error: unknown, method: string, url: string, redact: Redact): CdasError {
   const reason = redact(textOf(error));
   const call = redactedCall(method, url, redact);
-  return invalidResponse(
-    `${calledAs(call)}: the fetch in use gave an answer or a failure that cannot be examined (${reason})`,
+  return invalidAnswer(
     call,
+    `: the fetch in use gave an answer or a failure that cannot be examined (${reason})`,
     redactedCopy(error, redact),
   );
 }
@@ -378,6 +377,14 @@ export function invalidResponse(
   cause?: unknown,
 ): CdasInvalidResponseError {
   return new CdasInvalidResponseError(message, { call, cause });
+}
+
+/**
+ * An invalid answer to `call`, said as the call (`GET /v1/accounts`) followed by `saying` (" answered
+ * ...", ": ..."); its url already without the secret.
+ */
+export function invalidAnswer(call: FailedCall, saying: string, cause?: unknown): CdasInvalidResponseError {
+  return invalidResponse(`${calledAs(call)}${saying}`, call, cause);
 }
 
 /** A loop found on the page `call` read (its url already without the secret). */
@@ -423,7 +430,7 @@ export function bodyReadError(
   if (error instanceof SyntaxError) {
     const cause = redactError(withoutExcerpt(error), redact);
     const call = redactedCall(method, url, redact);
-    return invalidResponse(`${calledAs(call)} answered 2xx with a body that is not JSON`, call, cause);
+    return invalidAnswer(call, " answered 2xx with a body that is not JSON", cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
   const timedOut = deadlinePassed || (error as Error | null)?.name === "TimeoutError";
@@ -599,10 +606,15 @@ export function pathOf(url: string): string {
   }
 }
 
+/** A JSON object (an options object): not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Picks the documented fields, each only when it has the documented type. */
 export function errorFields(body: unknown): CdasErrorBody {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
-  const record = body as Record<string, unknown>;
+  if (!isObject(body)) return {};
+  const record = body;
   const text = (key: string) => (typeof record[key] === "string" ? (record[key] as string) : undefined);
   const flag = (key: string) => (typeof record[key] === "boolean" ? (record[key] as boolean) : undefined);
   return {

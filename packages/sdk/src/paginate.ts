@@ -5,12 +5,13 @@
  */
 import {
   apiErrorFor,
-  calledAs,
   type FailedCall,
   failedInCallersCode,
+  invalidAnswer,
   invalidOptions,
   invalidResponse,
   isCdasApiError,
+  isObject,
   paginationLoop,
   redactedCall,
   refuseUnknownOptions,
@@ -302,11 +303,8 @@ type PageCall = () => FailedCall;
 function listOf(data: unknown, spec: PaginationSpec, page: PageCall): unknown[] {
   const list = spec.items === "" ? data : (data as Record<string, unknown> | null | undefined)?.[spec.items];
   if (Array.isArray(list)) return list;
-  const call = page();
-  throw invalidResponse(
-    `${calledAs(call)} answered 2xx without ${spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`}`,
-    call,
-  );
+  const expected = spec.items === "" ? "a JSON array" : `an array under "${spec.items}"`;
+  throw invalidAnswer(page(), ` answered 2xx without ${expected}`);
 }
 
 /**
@@ -323,8 +321,8 @@ function nextLink(
 ): URL | undefined {
   const refused = (why: string, cause?: unknown) =>
     invalidResponse(`links.next of ${path} ${why}`, page(), cause);
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
-  const links = (data as { links?: unknown }).links;
+  if (!isObject(data)) return undefined;
+  const links = data.links;
   if (links === undefined || links === null) return undefined;
   const next = typeof links === "object" ? (links as { next?: unknown }).next : links;
   if (next === undefined || next === null || next === "") return undefined;

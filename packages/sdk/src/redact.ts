@@ -287,15 +287,13 @@ const ERROR_BODY_KEPT = 64 * 1024;
 /** The most of an error body read: more bytes than that hold more than `ERROR_BODY_KEPT` characters (UTF-8 spends at most 3 bytes on one). */
 export const ERROR_BODY_READ_BYTES = 3 * ERROR_BODY_KEPT;
 
-/** The error itself when nothing a log line shows of it holds the secret; a redacted copy otherwise. */
+/**
+ * The error itself when nothing a log line shows of it holds the secret; a redacted copy otherwise, or
+ * when that cannot be read whole (see `shownText`).
+ */
 export function redactError(error: unknown, redact: Redact): unknown {
-  return holdsSecret(error, redact) ? redactedCopy(error, redact) : error;
-}
-
-/** Whether anything a log line shows of an error holds the secret (or cannot be read: see `shownText`). */
-function holdsSecret(error: unknown, redact: Redact): boolean {
   const text = shownText(error);
-  return text === undefined || redact(text) !== text;
+  return text !== undefined && redact(text) === text ? error : redactedCopy(error, redact);
 }
 
 /** The most text `shownText` gathers: an error with more (a whole body in a field) is copied, not read. */

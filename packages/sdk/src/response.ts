@@ -3,7 +3,7 @@
  * also inflated by the SDK, on Deno read into the SDK's own buffers), its reason phrase one a Response
  * accepts, its address kept on a Response the SDK builds.
  */
-import { calledAs, type FailedCall, invalidResponse } from "./errors.js";
+import { type FailedCall, invalidAnswer } from "./errors.js";
 import { ERROR_BODY_READ_BYTES } from "./redact.js";
 
 /**
@@ -42,11 +42,10 @@ export function bounded(
       // Deno hands out 4 KiB views of 64 KiB buffers: whoever keeps the chunks (text(), json()) would
       // hold sixteen times the limit. A view of a much larger buffer is copied.
       if (size <= limit) return controller.enqueue(isSmallView(chunk) ? chunk.slice() : chunk);
-      const call = answered();
       controller.error(
-        invalidResponse(
-          `${calledAs(call)} answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
-          call,
+        invalidAnswer(
+          answered(),
+          ` answered a body larger than maxResponseBytes (${limit} bytes once decoded)`,
         ),
       );
     },
@@ -86,7 +85,7 @@ export async function errorTextOf(
 
 /** A body of a custom fetch's own whose stream hands out something other than bytes. */
 function notBytes(call: FailedCall) {
-  return invalidResponse(`${calledAs(call)} answered a body whose chunks are not bytes`, call);
+  return invalidAnswer(call, " answered a body whose chunks are not bytes");
 }
 
 /** A view of a much larger buffer: whoever keeps it would hold the whole buffer, so it is copied. */
@@ -144,11 +143,7 @@ function inflated(body: ReadableStream<Uint8Array<ArrayBuffer>>, coding: string,
   const names = coding.split(",").map((name) => name.trim().toLowerCase());
   if (names.length > MAX_CODINGS) {
     body.cancel().catch(() => {});
-    const call = answered();
-    throw invalidResponse(
-      `${calledAs(call)} answered ${names.length} content codings, more than ${MAX_CODINGS}`,
-      call,
-    );
+    throw invalidAnswer(answered(), ` answered ${names.length} content codings, more than ${MAX_CODINGS}`);
   }
   const formats = names
     .filter((name) => name !== "" && name !== "identity")

@@ -11,6 +11,7 @@ import {
   apiErrorFor,
   bodyReadError,
   calledAs,
+  invalidAnswer,
   invalidOptions,
   invalidResponse,
   isCdasError,
@@ -335,10 +336,9 @@ export function createTransport(config: TransportConfig): Transport {
       typeof response.text === "function" &&
       (response.body === null || typeof response.body?.getReader === "function");
     if (!isResponse) {
-      const answered = callOf(method, url);
-      throw invalidResponse(
-        `${calledAs(answered)}: the fetch in use resolved to something that is not a Response`,
-        answered,
+      throw invalidAnswer(
+        callOf(method, url),
+        ": the fetch in use resolved to something that is not a Response",
       );
     }
     const { status } = response;
