@@ -119,6 +119,8 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
       const result = JSON.parse(output.trim().split("\n").at(-1)!);
       console.log(`${installer} / ${runtime} in-process: ${JSON.stringify(result)}`);
       expect(result.institutions).toBeGreaterThan(0);
+      // `V3` of @cdas/sdk is there at run time, as its declarations say (a type-only one failed to load).
+      expect(result.modelsOf).toBe("v3");
       expect(result.endUsersStatus).toBe(200);
       expect(result.endUsers).toBeGreaterThan(0);
       expect(result.refused).toBe("api");

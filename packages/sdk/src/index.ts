@@ -5,12 +5,15 @@ import { buildSdk, type SdkOptions, type VersionDefinition } from "./core.js";
 import type { Sdk, Version } from "./types.js";
 
 /**
- * Each version's model types (`V1.Transaction`, `V3.Consent`, `V2.components["schemas"][...]`, `paths`),
- * re-exported so that `@cdas/sdk` alone is enough: `import type { V2 } from "@cdas/sdk"`.
+ * Each version's client package whole, so that `@cdas/sdk` alone is enough: its model types
+ * (`V1.Transaction`, `V3.Consent`, `V2.components["schemas"][...]`, `paths`) and its values
+ * (`createClient`, `pagination`, `apiVersion`). Values, not `export type *`: the bundled
+ * declarations would say `export { V3 }` either way, and a value export that is not there compiles
+ * (`import { V3 }` under `verbatimModuleSyntax`) and then fails to load.
  */
-export type * as V1 from "@cdas/client-v1";
-export type * as V2 from "@cdas/client-v2";
-export type * as V3 from "@cdas/client-v3";
+export * as V1 from "@cdas/client-v1";
+export * as V2 from "@cdas/client-v2";
+export * as V3 from "@cdas/client-v3";
 /** openapi-fetch's middleware type, for `sdk.client.use(...)`: named here so that `@cdas/sdk` alone is enough. */
 export type { Middleware } from "openapi-fetch";
 export type { SdkCallOptions, SdkDefaults, SdkOptions } from "./core.js";

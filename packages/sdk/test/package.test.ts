@@ -41,7 +41,8 @@ describePublishedPackage(packageDir, {
     const cjs = (await import("node:module")).createRequire(import.meta.url)("./dist/index.cjs");
     const describe = (m) => {
       const sdk = m.createSdk({ version: "v2", baseUrl: "https://127.0.0.1", clientId: "id", clientSecret: "x" });
-      return { exports: Object.keys(m).sort(), client: typeof sdk.client.GET, paginate: typeof sdk.paginate };
+      const models = [m.V1, m.V2, m.V3].map((v) => v?.apiVersion);
+      return { exports: Object.keys(m).sort(), client: typeof sdk.client.GET, paginate: typeof sdk.paginate, models };
     };
     const crossGuard = esm.isCdasApiError(new cjs.CdasApiError({ status: 400, method: "GET", url: "u", body: {} }));
     console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs), crossGuard }));`,
@@ -63,6 +64,10 @@ describePublishedPackage(packageDir, {
         "CdasTimeoutError",
         "DEFAULTS",
         "DEFAULT_MAX_RESPONSE_BYTES",
+        // Each version's client package whole, as the declarations say (not type-only re-exports).
+        "V1",
+        "V2",
+        "V3",
         "createSdk",
         "isCdasApiError",
         "isCdasError",
@@ -70,6 +75,7 @@ describePublishedPackage(packageDir, {
       ],
       client: "function",
       paginate: "function",
+      models: ["v1", "v2", "v3"],
     });
     expect(cjs).toEqual(esm);
     expect(crossGuard).toBe(true);
