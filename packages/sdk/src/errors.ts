@@ -237,8 +237,20 @@ export class CdasServerError extends CdasApiError {
   override name = "CdasServerError";
 }
 
+/**
+ * Any error the SDK throws, as the union of its kinds: `switch (error.code)` narrows it to the class
+ * of each (`case "api"`: a `CdasApiError`, with its `status`), as `CdasError` alone cannot.
+ */
+export type AnyCdasError =
+  | CdasApiError
+  | CdasConnectionError
+  | CdasTimeoutError
+  | CdasInvalidResponseError
+  | CdasPaginationLoopError
+  | CdasInvalidOptionsError;
+
 /** True for every error thrown by the SDK. */
-export function isCdasError(value: unknown): value is CdasError {
+export function isCdasError(value: unknown): value is AnyCdasError {
   return (
     typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[ERROR_BRAND] === true
   );

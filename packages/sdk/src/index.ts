@@ -19,6 +19,7 @@ export type { Middleware } from "openapi-fetch";
 export type { SdkCallOptions, SdkDefaults, SdkOptions } from "./core.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULTS } from "./core.js";
 export {
+  type AnyCdasError,
   CdasApiError,
   type CdasApiErrorInit,
   CdasAuthenticationError,

@@ -3,9 +3,16 @@ import { createClient as createV2Client } from "@cdas/client-v2";
 import { describe, expectTypeOf, it } from "vitest";
 // The model types come from @cdas/sdk itself: no second dependency needed.
 import {
+  type AnyCdasError,
   type CdasApiError,
+  type CdasConnectionError,
+  type CdasInvalidOptionsError,
+  type CdasInvalidResponseError,
+  type CdasPaginationLoopError,
+  type CdasTimeoutError,
   createSdk,
   isCdasApiError,
+  isCdasError,
   isSdkVersion,
   type Middleware,
   type Page,
@@ -235,5 +242,38 @@ describe("code generic over the version", () => {
     sdk.paginate("/v1/accounts", query, { prefetch: true, pageSize: 100 });
     // @ts-expect-error prefetch is a boolean
     sdk.paginate("/v1/accounts", query, { prefetch: "yes" });
+  });
+});
+
+describe("errors", () => {
+  it("isCdasError narrows to the union of the kinds, which code narrows to each class", () => {
+    const failure: unknown = new Error("x");
+    if (!isCdasError(failure)) return;
+    expectTypeOf(failure).toEqualTypeOf<AnyCdasError>();
+    switch (failure.code) {
+      case "api":
+        expectTypeOf(failure).toEqualTypeOf<CdasApiError>();
+        expectTypeOf(failure.status).toEqualTypeOf<number>();
+        break;
+      case "network":
+        expectTypeOf(failure).toEqualTypeOf<CdasConnectionError>();
+        expectTypeOf(failure.retryable).toEqualTypeOf<boolean>();
+        break;
+      case "timeout":
+        expectTypeOf(failure).toEqualTypeOf<CdasTimeoutError>();
+        break;
+      case "invalid_response":
+        expectTypeOf(failure).toEqualTypeOf<CdasInvalidResponseError>();
+        break;
+      case "pagination_loop":
+        expectTypeOf(failure).toEqualTypeOf<CdasPaginationLoopError>();
+        break;
+      case "invalid_options":
+        expectTypeOf(failure).toEqualTypeOf<CdasInvalidOptionsError>();
+        break;
+      default:
+        // Every code is a case: a kind added without one fails here.
+        expectTypeOf(failure).toEqualTypeOf<never>();
+    }
   });
 });
