@@ -7,7 +7,7 @@ import { readRegistry } from "@cdas/spec/registry";
 import { bundleFolder } from "./bundle.js";
 import { isCalendarDate } from "./dates.js";
 import type { MockServer, MockServerOptions } from "./server.js";
-import { SANDBOX_DEFAULTS, startMockServer } from "./server.js";
+import { SANDBOX_DEFAULTS, startMockServer, TOKEN_TTL_SECONDS_BY_FORM } from "./server.js";
 
 /**
  * Where the CA file goes by default: /tmp/cdas-mock wherever there is a /tmp, whatever TMPDIR says (on
@@ -29,7 +29,7 @@ Options:
   --port <n>              Port (default ${DEFAULT_PORT}; 0 picks a free one)
   --host <addr>           Interface (default ${SANDBOX_DEFAULTS.host})
   --seed <value>          Seed of the data set and credentials (default ${SANDBOX_DEFAULTS.seed})
-  --token-ttl <seconds>   Token lifetime (default ${SANDBOX_DEFAULTS.tokenTtlSeconds})
+  --token-ttl <seconds>   Token lifetime (default ${SANDBOX_DEFAULTS.tokenTtlSeconds}; ${TOKEN_TTL_SECONDS_BY_FORM.token} with --token-form token)
   --token-form <form>     access_token or token (default ${SANDBOX_DEFAULTS.tokenForm})
   --product-form <form>   bare or data (default ${SANDBOX_DEFAULTS.productForm}): GET /v1/products as the Product or {data: [Product]}
   --default-version <v>   Version without X-Platform-Version (default ${REGISTRY.default})

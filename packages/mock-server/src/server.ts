@@ -47,11 +47,22 @@ export interface SandboxLimits {
   bodyBytes?: number;
 }
 
+/**
+ * The lifetime each form of the token response is described with (the documents' TokenResponse
+ * schemas and examples: 3600 for `access_token`, a typical 900 for `token`): an issued token's
+ * `expires_in` when `tokenTtlSeconds` is not given.
+ */
+export const TOKEN_TTL_SECONDS_BY_FORM = {
+  access_token: 3600,
+  token: 900,
+} as const satisfies Record<ResponseForms["token"], number>;
+
 /** What the sandbox uses for an option not given; `cdas-mock` shows and passes the same values. */
 export const SANDBOX_DEFAULTS = {
   host: "127.0.0.1",
   seed: 1,
-  tokenTtlSeconds: 3600,
+  /** Of the default form, `access_token`; `TOKEN_TTL_SECONDS_BY_FORM` has the other's. */
+  tokenTtlSeconds: TOKEN_TTL_SECONDS_BY_FORM.access_token,
   tokenForm: "access_token",
   productForm: "bare",
   referenceDate: "2026-06-30",
@@ -72,7 +83,7 @@ export interface MockServerOptions {
   host?: string;
   /** Seed of the data set (and of the default credentials). Default: `1`. */
   seed?: number | string;
-  /** Lifetime of issued tokens, in seconds. Default: `3600`. */
+  /** Lifetime of issued tokens, in seconds. Default: `3600`, or `900` with `tokenForm: "token"`. */
   tokenTtlSeconds?: number;
   /** Version served when a request has no X-Platform-Version header; default the registry's default. */
   defaultVersion?: ApiVersion;
@@ -273,13 +284,17 @@ function sandboxLimits(options: MockServerOptions): Required<SandboxLimits> {
 }
 
 /** The two clients of the sandbox: the main one (write scope) and a read-only one, derived from the seed. */
-function sandboxClients(options: MockServerOptions, maxLiveTokens: number) {
+function sandboxClients(
+  options: MockServerOptions,
+  tokenForm: ResponseForms["token"],
+  maxLiveTokens: number,
+) {
   const credentialRng = new Prng(hashString(`credentials:${String(options.seed ?? SANDBOX_DEFAULTS.seed)}`));
   const clientId = options.clientId ?? `cli_${credentialRng.hex(16)}`;
   const clientSecret = options.clientSecret ?? `sk_sandbox_${credentialRng.hex(32)}`;
   const readOnlyId = `${clientId}_readonly`;
   const readOnlySecret = `sk_sandbox_ro_${credentialRng.hex(32)}`;
-  const ttl = options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds;
+  const ttl = options.tokenTtlSeconds ?? TOKEN_TTL_SECONDS_BY_FORM[tokenForm];
   if (!Number.isSafeInteger(ttl) || ttl <= 0)
     throw new TypeError("tokenTtlSeconds must be a positive integer");
   const tokens = new TokenStore(
@@ -300,14 +315,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const referenceDate = toDateText("referenceDate", options.referenceDate, SANDBOX_DEFAULTS.referenceDate);
   const today = toDateText("today", options.today, referenceDate);
   const limits = sandboxLimits(options);
-  const clients = sandboxClients(options, limits.liveTokens);
-
-  const { bundles, defaultVersion } = servedBundles(options);
-  const data = dataSet(options.seed ?? SANDBOX_DEFAULTS.seed, referenceDate);
   const forms = {
     token: options.tokenForm ?? SANDBOX_DEFAULTS.tokenForm,
     product: options.productForm ?? SANDBOX_DEFAULTS.productForm,
   } as const;
+  const clients = sandboxClients(options, forms.token, limits.liveTokens);
+
+  const { bundles, defaultVersion } = servedBundles(options);
+  const data = dataSet(options.seed ?? SANDBOX_DEFAULTS.seed, referenceDate);
   const state = new SandboxState(
     data,
     today,

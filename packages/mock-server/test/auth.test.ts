@@ -1,7 +1,7 @@
 /** Tokens: both response forms, expiry, 401 without a valid bearer, the api:user.write scope, secret hygiene. */
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertDocumentedResponse, mainEndUsers, Sandbox } from "./helpers.js";
+import { assertDocumentedResponse, loadBundle, mainEndUsers, Sandbox } from "./helpers.js";
 
 describe("token issue and expiry", () => {
   let clockMs = Date.parse("2026-06-30T00:00:00Z");
@@ -70,6 +70,21 @@ describe("token issue and expiry", () => {
   });
 });
 
+/** Where a bundle keeps the examples of the token response. */
+type TokenDocument = {
+  paths: {
+    "/v1/token": {
+      post: {
+        responses: {
+          200: {
+            content: { "application/json": { examples: Record<string, { value: Record<string, unknown> }> } };
+          };
+        };
+      };
+    };
+  };
+};
+
 describe("token response form", () => {
   it("can be the {token, expires_in} form", async () => {
     await Sandbox.using({ tokenForm: "token", tokenTtlSeconds: 900 }, async (sandbox) => {
@@ -82,6 +97,26 @@ describe("token response form", () => {
       const token = (response.body as { token: string }).token;
       expect((await sandbox.call("GET", "/v1/end-users", { version: "v1", token })).status).toBe(200);
     });
+  });
+
+  it("issues each form with the lifetime of the reference's example of that form, unless told", async () => {
+    const { examples } = (loadBundle("v1") as TokenDocument).paths["/v1/token"].post.responses[200].content[
+      "application/json"
+    ];
+    const documented = Object.values(examples).map(({ value }) => ({
+      form: "token" in value ? ("token" as const) : ("access_token" as const),
+      expiresIn: value.expires_in,
+    }));
+    expect(documented.map(({ form }) => form).sort()).toEqual(["access_token", "token"]);
+    for (const { form, expiresIn } of documented) {
+      await Sandbox.using({ tokenForm: form }, async (sandbox) => {
+        const response = await sandbox.call("POST", "/v1/token", {
+          token: null,
+          body: { client_id: sandbox.server.clientId, client_secret: sandbox.server.clientSecret },
+        });
+        expect((response.body as { expires_in: number }).expires_in, form).toBe(expiresIn);
+      });
+    }
   });
 });
 
