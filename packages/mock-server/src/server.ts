@@ -83,7 +83,7 @@ export interface MockServerOptions {
   host?: string;
   /** Seed of the data set (and of the default credentials). Default: `1`. */
   seed?: number | string;
-  /** Lifetime of issued tokens, in seconds. Default: `3600`, or `900` with `tokenForm: "token"`. */
+  /** Lifetime of issued tokens, in seconds (`900` with `tokenForm: "token"`). Default: `3600`. */
   tokenTtlSeconds?: number;
   /** Version served when a request has no X-Platform-Version header; default the registry's default. */
   defaultVersion?: ApiVersion;
