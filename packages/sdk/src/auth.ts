@@ -19,11 +19,63 @@ function renewalMargin(lifetimeMs: number): number {
   return Math.min(60_000, lifetimeMs / 10);
 }
 
-export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSource {
+/** The token request in flight, and who still waits for it. */
+interface PendingToken {
+  promise: Promise<string>;
+  /** Aborts the request: its attempts, their sockets and its backoff. */
+  controller: AbortController;
+  /** Callers waiting that may still give up (those with a signal). */
+  waiting: number;
+  /** A caller without a signal waits: the request goes on whoever else gives up. */
+  kept: boolean;
+}
+
+/**
+ * `issue(signal)` makes a token request that ends when `signal` aborts. Concurrent callers share one;
+ * once every caller waiting for it has given up (each by its own signal), it is aborted: it would
+ * otherwise go on through its deadline and retries (some 90 s against a server that never answers),
+ * holding a socket and the process open for a token nobody waits for.
+ */
+export function createTokenSource(issue: (signal: AbortSignal) => Promise<IssuedToken>): TokenSource {
   let token: string | undefined;
   let renewAt = 0;
-  let pending: Promise<string> | undefined;
+  let pending: PendingToken | undefined;
   const fresh = () => (token !== undefined && Date.now() < renewAt ? token : undefined);
+
+  function startRequest(): PendingToken {
+    const controller = new AbortController();
+    const request: PendingToken = { promise: Promise.resolve(""), controller, waiting: 0, kept: false };
+    request.promise = issue(controller.signal)
+      .then((issued) => {
+        token = issued.token;
+        renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
+        return issued.token;
+      })
+      .finally(() => {
+        if (pending === request) pending = undefined;
+      });
+    request.promise.catch(() => {}); // an abandoned request's failure reaches nobody
+    return request;
+  }
+
+  /** The shared request for a caller whose `signal` may give up on it (aborting it if it was the last). */
+  function waitFor(request: PendingToken, signal: AbortSignal): Promise<string> {
+    request.waiting += 1;
+    return new Promise<string>((resolve, reject) => {
+      const giveUp = () => {
+        reject(signal.reason);
+        request.waiting -= 1;
+        if (request.waiting > 0 || request.kept) return;
+        if (pending === request) pending = undefined; // the next caller starts a request of its own
+        request.controller.abort(
+          new DOMException("Every caller waiting for the token gave up.", "AbortError"),
+        );
+      };
+      signal.addEventListener("abort", giveUp, { once: true });
+      request.promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", giveUp));
+    });
+  }
+
   return {
     fresh,
     get(signal) {
@@ -31,16 +83,10 @@ export function createTokenSource(issue: () => Promise<IssuedToken>): TokenSourc
       if (cached !== undefined) return Promise.resolve(cached);
       // A caller that has already given up starts no token request.
       if (signal?.aborted) return Promise.reject(signal.reason);
-      pending ??= issue()
-        .then((issued) => {
-          token = issued.token;
-          renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
-          return issued.token;
-        })
-        .finally(() => {
-          pending = undefined;
-        });
-      return signal ? untilAborted(pending, signal) : pending;
+      pending ??= startRequest();
+      if (signal) return waitFor(pending, signal);
+      pending.kept = true;
+      return pending.promise;
     },
     invalidate(used) {
       if (token === used) token = undefined;
@@ -60,14 +106,4 @@ export function readTokenResponse(body: unknown): IssuedToken | undefined {
   if (typeof token !== "string" || !/^[\x21-\x7e]+$/.test(token)) return undefined;
   if (typeof expiresIn !== "number" || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;
   return { token, lifetimeMs: expiresIn * 1000 };
-}
-
-/** Waits for the shared `promise`, or rejects early with the abort reason of this caller's `signal`. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

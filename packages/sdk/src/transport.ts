@@ -191,12 +191,14 @@ export function createTransport(config: TransportConfig): Transport {
   const called = (method: string, url: string) => calledAs(callOf(method, url));
   const tokenCall = callOf("POST", tokenUrl);
 
-  async function issueToken(): Promise<IssuedToken> {
+  /** The token call; `signal` aborts it once no caller waits for it (auth.ts). */
+  async function issueToken(signal: AbortSignal): Promise<IssuedToken> {
     const headers = new Headers(config.headers);
     headers.set("content-type", JSON_MEDIA_TYPE);
     const body = config.tokenBody();
-    const request = new Request(tokenUrl, { method: "POST", headers, redirect: "manual" });
-    const call: Call = { request, body, isTokenCall: true, context: newCallContext(config.limits) };
+    const request = new Request(tokenUrl, { method: "POST", headers, redirect: "manual", signal });
+    const context = newCallContext(config.limits, signal);
+    const call: Call = { request, body, isTokenCall: true, context };
     const answer = await withRetries(call);
     if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact);
     let text: string;

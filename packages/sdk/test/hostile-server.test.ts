@@ -108,6 +108,12 @@ const failureOf = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 const getAccounts = (sdk: ReturnType<typeof sdkFor>) => untyped(sdk.client).GET("/v1/accounts", {});
+const JSON_TYPE = { "content-type": "application/json" };
+
+/** Resolves once `done()` holds (a server saw a request, ...), looked at every few milliseconds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 describe("redirects", () => {
   it.each([307, 308])(
@@ -578,6 +584,73 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
       controller.abort(reason);
       expect(await pending).toBe(reason);
     }
+  });
+});
+
+describe("a token call that never answers", () => {
+  /** A server whose token call never answers; `closed` resolves once the SDK lets go of one. */
+  async function stalledToken() {
+    let closed!: () => void;
+    const tokenClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const { origin, seen } = await serve((request, response) => {
+      if (request.url !== "/v1/token") return response.writeHead(200, JSON_TYPE).end('{"data":[]}');
+      response.on("close", closed); // no answer: only the SDK ends it
+    });
+    return { origin, seen, tokenClosed, tokenCalls: () => seen.filter(({ url }) => url === "/v1/token") };
+  }
+
+  it("is aborted, retries and socket, once every caller waiting for it has given up", async () => {
+    // Left running, it held the socket and the process for its deadline and retries (some 90 s).
+    const { origin, tokenClosed, tokenCalls } = await stalledToken();
+    const sdk = sdkFor(origin, { maxRetries: 2 });
+    const reason = new Error("the caller gave up");
+    const [first, second] = [new AbortController(), new AbortController()];
+    const calls = [first, second].map(({ signal }) =>
+      failureOf(untyped(sdk.client).GET("/v1/accounts", { signal })),
+    );
+    await until(() => tokenCalls().length === 1);
+    first.abort(reason);
+    second.abort(reason);
+    expect(await Promise.all(calls)).toEqual([reason, reason]);
+    await tokenClosed;
+    expect(tokenCalls()).toHaveLength(1);
+  });
+
+  it("goes on for a caller without a signal, whoever else gives up", async () => {
+    let answer!: () => void;
+    const { origin, seen } = await serve((request, response) => {
+      if (request.url !== "/v1/token") return response.writeHead(200, JSON_TYPE).end('{"data":[]}');
+      answer = () => response.writeHead(200, JSON_TYPE).end(TOKEN);
+    });
+    const sdk = sdkFor(origin);
+    const giving = new AbortController();
+    const gaveUp = failureOf(untyped(sdk.client).GET("/v1/accounts", { signal: giving.signal }));
+    const waiting = untyped(sdk.client).GET("/v1/accounts", {});
+    await until(() => seen.length === 1);
+    giving.abort(new Error("gave up"));
+    expect(await gaveUp).toEqual(new Error("gave up"));
+    answer();
+    expect((await waiting).response.status).toBe(200);
+    expect(seen.map(({ url }) => url)).toEqual(["/v1/token", "/v1/accounts"]);
+  });
+
+  it("is started again by the next caller once an abandoned one was aborted", async () => {
+    let tokenCalls = 0;
+    const { origin } = await serve((request, response) => {
+      if (request.url !== "/v1/token") return response.writeHead(200, JSON_TYPE).end('{"data":[]}');
+      tokenCalls += 1;
+      if (tokenCalls > 1) response.writeHead(200, JSON_TYPE).end(TOKEN);
+    });
+    const sdk = sdkFor(origin);
+    const giving = new AbortController();
+    const gaveUp = failureOf(untyped(sdk.client).GET("/v1/accounts", { signal: giving.signal }));
+    await until(() => tokenCalls === 1);
+    giving.abort(new Error("gave up"));
+    await gaveUp;
+    expect((await untyped(sdk.client).GET("/v1/accounts", {})).response.status).toBe(200);
+    expect(tokenCalls).toBe(2);
   });
 });
 
