@@ -528,6 +528,11 @@ const CAUSES_BY_WORDS: ReadonlyArray<readonly [RegExp, ConnectionCause]> = [
   [/invalid peer certificate: [\w()]+/, UNTRUSTED],
   [/received corrupt message of type InvalidContentType/, NOT_TLS],
   [/^bad port$|Requests to port \d+ are blocked/, { words: "port refused by fetch", lasting: true }],
+  // Deno without the permission (its NotCapable error): trying again cannot grant it.
+  [
+    /Requires net access to "[^"]*"/,
+    { words: "network access not permitted", lasting: true, hint: "; run Deno with --allow-net" },
+  ],
   // Not retried: the same answer again would only open another socket (undici can crash on one, mid-body).
   [/too many content-encodings/, { words: "more content codings than fetch undoes", lasting: true }],
 ];

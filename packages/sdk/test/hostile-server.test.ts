@@ -788,6 +788,24 @@ describe("network failures name their cause", () => {
     expect(attempts).toBe(retryable ? 2 : 1);
   });
 
+  it("on Deno without --allow-net: named, and not retried (no attempt can grant it)", async () => {
+    let attempts = 0;
+    const denied = async (): Promise<Response> => {
+      attempts++;
+      const notCapable = new Error(
+        'Requires net access to "127.0.0.1:4012", run again with the --allow-net flag',
+      );
+      throw Object.assign(notCapable, { name: "NotCapable" });
+    };
+    const failure = await failureOf(getAccounts(testSdk(denied, { maxRetries: 2 })));
+    expect(failure).toBeInstanceOf(CdasConnectionError);
+    expect((failure as Error).message).toBe(
+      'POST /v1/token failed: network access not permitted (Requires net access to "127.0.0.1:4012"); run Deno with --allow-net',
+    );
+    expect(failure).toMatchObject({ retryable: false });
+    expect(attempts).toBe(1);
+  });
+
   // Unknown causes are shown in the runtime's words, with every address as its path only.
   it.each([
     [
