@@ -1,8 +1,7 @@
 /**
  * Walks every end user's accounts and their recent transactions with @cdas/sdk, then shows how a
  * refused request reaches you. Credentials come from the environment:
- *   CDAS_BASE_URL, CDAS_CLIENT_ID, CDAS_CLIENT_SECRET; and CDAS_FROM_DATE (YYYY-MM-DD), if set, the
- *   first day of the transactions read.
+ *   CDAS_BASE_URL, CDAS_CLIENT_ID, CDAS_CLIENT_SECRET.
  */
 import { createSdk, isCdasApiError, isCdasError } from "@cdas/sdk";
 
@@ -28,13 +27,8 @@ async function main(): Promise<void> {
     for await (const account of sdk.paginate("/v1/accounts", byUser)) {
       accountCount += 1;
       if (!account.id) continue;
-      // At most 100 transactions of the account, from CDAS_FROM_DATE or, left undefined (not sent),
-      // of the last 90 days (the API's default window).
-      const query = {
-        end_user_id: endUser.id,
-        account_id: account.id,
-        from_date: process.env.CDAS_FROM_DATE,
-      };
+      // The last 90 days of the account (the API's default window), at most 100 transactions.
+      const query = { end_user_id: endUser.id, account_id: account.id };
       const recent = await sdk
         .paginate("/v1/transactions", { params: { query } }, { maxItems: 100 })
         .toArray();

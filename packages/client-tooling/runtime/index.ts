@@ -14,38 +14,12 @@ type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patc
 type OperationsByPath = Record<string, Record<HttpMethod, {}>>;
 type Media = `${string}/${string}`;
 
-/**
- * An optional parameter also takes `undefined`, sent as left out (openapi-fetch's serializer skips
- * it): under `exactOptionalPropertyTypes`, `{ limit }` with an optional `limit` in scope compiles, as
- * it does without that option (openapi-typescript issue 2457). A name the section lacks still fails.
- */
-type UndefinedWhereOptional<Section> = {
-  [Name in keyof Section]: object extends Pick<Section, Name> ? Section[Name] | undefined : Section[Name];
-};
-
-/** An operation whose query takes `undefined` for an optional parameter (`UndefinedWhereOptional`). */
-type QueryTakingUndefined<Operation> = Operation extends { parameters: infer Params }
-  ? Omit<Operation, "parameters"> & {
-      parameters: {
-        [Section in keyof Params]: Section extends "query"
-          ? UndefinedWhereOptional<Params[Section]>
-          : Params[Section];
-      };
-    }
-  : Operation;
-
-/**
- * The init of a call of `Method` on a path (openapi-fetch's `MaybeOptionalInit`, `undefined` when it
- * may be left out), its query as `QueryTakingUndefined` says.
- */
-export type InitOf<PathItem, Method extends keyof PathItem> = MaybeOptionalInit<
-  { [M in keyof PathItem]: QueryTakingUndefined<PathItem[M]> },
-  Method
->;
-
 /** Whether the init of each path of a method may be left out. */
 type InitPresence<Paths extends OperationsByPath, Method extends HttpMethod> = {
-  [Path in ClientPathsWithMethod<Client<Paths>, Method>]: undefined extends InitOf<Paths[Path], Method>
+  [Path in ClientPathsWithMethod<Client<Paths>, Method>]: undefined extends MaybeOptionalInit<
+    Paths[Path],
+    Method
+  >
     ? "optional"
     : "required";
 };
@@ -82,7 +56,7 @@ type ExactMethod<Paths extends OperationsByPath, Method extends HttpMethod, Extr
   As extends ParseAs = "json",
 >(
   url: Path,
-  ...init: InitArgs<InitOf<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
+  ...init: InitArgs<MaybeOptionalInit<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
 ) => Promise<WithExtraError<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>, Extra>>;
 
 /** `ExactMethod` with the method as an argument. */
@@ -92,7 +66,7 @@ type ExactRequestOf<Paths extends OperationsByPath, Method extends HttpMethod, E
 >(
   method: Method,
   url: Path,
-  ...init: InitArgs<InitOf<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
+  ...init: InitArgs<MaybeOptionalInit<Paths[Path], Method>, As, InitPresence<Paths, Method>[Path]>
 ) => Promise<WithExtraError<FetchResponse<Paths[Path][Method], { parseAs: As }, Media>, Extra>>;
 
 /** openapi-fetch's `request`, exact: one signature per method, so that each path's init is known (see `InitArgs`). */

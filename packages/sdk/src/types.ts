@@ -1,9 +1,10 @@
 /** Version-dependent types: the client, the list paths and their item types come from each client package. */
 
-import type { ExactClient, InitOf } from "@cdas/client-tooling/runtime";
+import type { ExactClient } from "@cdas/client-tooling/runtime";
 import type * as V1 from "@cdas/client-v1";
 import type * as V2 from "@cdas/client-v2";
 import type * as V3 from "@cdas/client-v3";
+import type { MaybeOptionalInit } from "openapi-fetch";
 import type { FILLED_QUERY } from "./api.js";
 import type { SdkCallOptions } from "./core.js";
 import type { CdasApiError } from "./errors.js";
@@ -100,7 +101,7 @@ type RelaxedOperation<Operation, P> = Omit<Operation, "parameters"> & {
 
 /** The init of a list path: `client.GET`'s init, except that the institutions list's client_id is optional. */
 export type ListInit<V extends Version, P extends ListPath<V>> = V extends Version
-  ? InitOf<{ get: RelaxedOperation<GetOperation<V, P>, P> }, "get">
+  ? MaybeOptionalInit<{ get: RelaxedOperation<GetOperation<V, P>, P> }, "get">
   : never;
 
 export type PaginateArgs<V extends Version, P extends ListPath<V>> =
