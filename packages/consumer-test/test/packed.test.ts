@@ -13,8 +13,12 @@ const RUNTIME_NAMES = Object.keys(RUNTIMES) as Runtime[];
 // Deno keeps its cache in the project and is told not to look for updates: nothing downloaded at run time.
 const denoEnv = (dir: string) => ({ DENO_DIR: join(dir, ".deno"), DENO_NO_UPDATE_CHECK: "1" });
 
-/** The Deno permissions the READMEs give a program that uses the packages (`--allow-env`: it reads CDAS_*). */
-const DENO_APP_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-env"];
+/**
+ * The Deno permissions the READMEs give a program that uses the packages (`--allow-env`: it reads
+ * CDAS_*), and one that starts the sandbox in-process (`--allow-read`: the sandbox reads its files).
+ */
+const DENO_APP_PERMISSIONS = ["--allow-net", "--allow-env"];
+const DENO_IN_PROCESS_SANDBOX_PERMISSIONS = ["--allow-net", "--allow-read"];
 
 /**
  * Command and arguments that run a script file with a runtime, and the env that makes it trust `ca`;
@@ -114,7 +118,13 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
   it.each(RUNTIME_NAMES)(
     "under %s: the sandbox in-process over HTTPS, with the SDK and a client",
     (runtime) => {
-      const { command, args, env } = runWith(runtime, dir, "dist/runtime-check.js");
+      const { command, args, env } = runWith(
+        runtime,
+        dir,
+        "dist/runtime-check.js",
+        undefined,
+        DENO_IN_PROCESS_SANDBOX_PERMISSIONS,
+      );
       const output = run(command, args, { cwd: dir, env });
       const result = JSON.parse(output.trim().split("\n").at(-1)!);
       console.log(`${installer} / ${runtime} in-process: ${JSON.stringify(result)}`);
