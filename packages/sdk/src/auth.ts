@@ -44,18 +44,17 @@ export function createTokenSource(issue: (signal: AbortSignal) => Promise<Issued
 
   function startRequest(): PendingToken {
     const controller = new AbortController();
-    const request: PendingToken = { promise: Promise.resolve(""), controller, waiting: 0, kept: false };
-    request.promise = issue(controller.signal)
+    const promise: Promise<string> = issue(controller.signal)
       .then((issued) => {
         token = issued.token;
         renewAt = Date.now() + issued.lifetimeMs - renewalMargin(issued.lifetimeMs);
         return issued.token;
       })
       .finally(() => {
-        if (pending === request) pending = undefined;
+        if (pending?.promise === promise) pending = undefined;
       });
-    request.promise.catch(() => {}); // an abandoned request's failure reaches nobody
-    return request;
+    promise.catch(() => {}); // an abandoned request's failure reaches nobody
+    return { promise, controller, waiting: 0, kept: false };
   }
 
   /** The shared request for a caller whose `signal` may give up on it (aborting it if it was the last). */
