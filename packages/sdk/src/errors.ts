@@ -631,9 +631,8 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /** Picks the documented fields, each only when it has the documented type. */
 export function errorFields(body: unknown): CdasErrorBody {
   if (!isObject(body)) return {};
-  const record = body;
-  const text = (key: string) => (typeof record[key] === "string" ? (record[key] as string) : undefined);
-  const flag = (key: string) => (typeof record[key] === "boolean" ? (record[key] as boolean) : undefined);
+  const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : undefined);
+  const flag = (key: string) => (typeof body[key] === "boolean" ? (body[key] as boolean) : undefined);
   return {
     id: text("id"),
     name: text("name"),

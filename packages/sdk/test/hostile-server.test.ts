@@ -588,22 +588,23 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
 });
 
 describe("a token call that never answers", () => {
-  /** A server whose token call never answers; `closed` resolves once the SDK lets go of one. */
-  async function stalledToken() {
+  /** Answers every data call with an empty list and hands each token call's response to `onToken` (which may never answer). */
+  const tokenBy =
+    (onToken: (response: ServerResponse) => void): Handler =>
+    (request, response) => {
+      if (request.url === "/v1/token") onToken(response);
+      else response.writeHead(200, JSON_TYPE).end('{"data":[]}');
+    };
+
+  it("is aborted, retries and socket, once every caller waiting for it has given up", async () => {
+    // Left running, it held the socket and the process for its deadline and retries (some 90 s).
     let closed!: () => void;
     const tokenClosed = new Promise<void>((resolve) => {
       closed = resolve;
     });
-    const { origin, seen } = await serve((request, response) => {
-      if (request.url !== "/v1/token") return response.writeHead(200, JSON_TYPE).end('{"data":[]}');
-      response.on("close", closed); // no answer: only the SDK ends it
-    });
-    return { origin, seen, tokenClosed, tokenCalls: () => seen.filter(({ url }) => url === "/v1/token") };
-  }
-
-  it("is aborted, retries and socket, once every caller waiting for it has given up", async () => {
-    // Left running, it held the socket and the process for its deadline and retries (some 90 s).
-    const { origin, tokenClosed, tokenCalls } = await stalledToken();
+    // No answer: only the SDK ends the token call.
+    const { origin, seen } = await serve(tokenBy((response) => response.on("close", closed)));
+    const tokenCalls = () => seen.filter(({ url }) => url === "/v1/token");
     const sdk = sdkFor(origin, { maxRetries: 2 });
     const reason = new Error("the caller gave up");
     const [first, second] = [new AbortController(), new AbortController()];
@@ -620,10 +621,11 @@ describe("a token call that never answers", () => {
 
   it("goes on for a caller without a signal, whoever else gives up", async () => {
     let answer!: () => void;
-    const { origin, seen } = await serve((request, response) => {
-      if (request.url !== "/v1/token") return response.writeHead(200, JSON_TYPE).end('{"data":[]}');
-      answer = () => response.writeHead(200, JSON_TYPE).end(TOKEN);
-    });
+    const { origin, seen } = await serve(
+      tokenBy((response) => {
+        answer = () => response.writeHead(200, JSON_TYPE).end(TOKEN);
+      }),
+    );
     const sdk = sdkFor(origin);
     const giving = new AbortController();
     const gaveUp = failureOf(untyped(sdk.client).GET("/v1/accounts", { signal: giving.signal }));
@@ -638,11 +640,12 @@ describe("a token call that never answers", () => {
 
   it("is started again by the next caller once an abandoned one was aborted", async () => {
     let tokenCalls = 0;
-    const { origin } = await serve((request, response) => {
-      if (request.url !== "/v1/token") return response.writeHead(200, JSON_TYPE).end('{"data":[]}');
-      tokenCalls += 1;
-      if (tokenCalls > 1) response.writeHead(200, JSON_TYPE).end(TOKEN);
-    });
+    const { origin } = await serve(
+      tokenBy((response) => {
+        tokenCalls += 1;
+        if (tokenCalls > 1) response.writeHead(200, JSON_TYPE).end(TOKEN);
+      }),
+    );
     const sdk = sdkFor(origin);
     const giving = new AbortController();
     const gaveUp = failureOf(untyped(sdk.client).GET("/v1/accounts", { signal: giving.signal }));
