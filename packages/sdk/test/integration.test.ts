@@ -4,12 +4,20 @@
  * from the bundles; ids come from the sandbox's own data.
  */
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockServer, SUPPORTED_VERSIONS, startMockServer } from "@cdas/mock-server";
-import { Agent } from "undici";
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSdk, isCdasApiError, type SdkOptions, type Version } from "../src/index.js";
+import {
+  CdasConnectionError,
+  createSdk,
+  isCdasApiError,
+  type SdkOptions,
+  type Version,
+} from "../src/index.js";
 
 // Every version the sandbox serves: those of the registry (test/versions.test.ts holds the SDK to it).
 const VERSIONS = SUPPORTED_VERSIONS as Version[];
@@ -58,7 +66,7 @@ function sdkFor(
   version: Version,
   extra: Partial<Omit<SdkOptions, "version">> = {},
   server = sandbox,
-  agent = dispatcher,
+  agent: Dispatcher = dispatcher,
 ) {
   return createSdk({
     version,
@@ -252,5 +260,76 @@ describe("auth against the mock server", () => {
     expect(isCdasApiError(failure)).toBe(true);
     expect(failure).toMatchObject({ status: 400, fault: false });
     expect(typeof (failure as { id: unknown }).id).toBe("string");
+  });
+});
+
+/**
+ * An egress proxy on loopback: it records the target of each tunnel asked for (`CONNECT host:port`)
+ * and any request sent to it in clear, and opens the tunnel, or answers `refuseWith` instead.
+ */
+async function startProxy(refuseWith?: number) {
+  const tunnels: string[] = [];
+  const inClear: string[] = [];
+  const server = createServer((request, response) => {
+    inClear.push(`${request.method} ${request.url}`);
+    response.writeHead(502).end();
+  });
+  server.on("connect", (request, client, head) => {
+    tunnels.push(request.url ?? "");
+    client.on("error", () => client.destroy());
+    if (refuseWith !== undefined) return client.end(`HTTP/1.1 ${refuseWith} Refused\r\n\r\n`);
+    const target = new URL(`http://${request.url}`);
+    const upstream = connect(Number(target.port), target.hostname, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on("error", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { url: `http://127.0.0.1:${port}`, tunnels, inClear, close };
+}
+
+describe("behind an egress proxy, as the README's recipe for Node 20 sets it up", () => {
+  /** A walk of the end users with Node's fetch sent through a proxy by undici's EnvHttpProxyAgent, trusting the sandbox's CA. */
+  async function walkThroughProxy(refuseWith?: number) {
+    const proxy = await startProxy(refuseWith);
+    const agent = new EnvHttpProxyAgent({ httpsProxy: proxy.url, requestTls: { ca: sandbox.ca as string } });
+    try {
+      const sdk = sdkFor("v2", { retryBaseDelayMs: 1 }, sandbox, agent);
+      const outcome = await sdk
+        .paginate("/v1/end-users")
+        .toArray()
+        .catch((failure: unknown) => failure);
+      return { outcome, proxy };
+    } finally {
+      await agent.close();
+      await proxy.close();
+    }
+  }
+
+  it("sends the token call and every page through a tunnel to the API's origin, nothing in clear", async () => {
+    const direct = await sdkFor("v2").paginate("/v1/end-users").toArray();
+    const { outcome, proxy } = await walkThroughProxy();
+    expect(outcome).toEqual(direct);
+    expect(proxy.tunnels.length).toBeGreaterThan(0);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([new URL(sandbox.url).host]));
+    expect(proxy.inClear).toEqual([]);
+  });
+
+  it("a proxy that refuses the tunnel: CdasConnectionError naming the proxy's answer", async () => {
+    const { outcome, proxy } = await walkThroughProxy(407);
+    expect(outcome).toBeInstanceOf(CdasConnectionError);
+    expect((outcome as Error).message).toMatch(
+      /^POST \/v1\/token failed: Proxy response \(407\) !== 200 when HTTP Tunneling/,
+    );
+    expect(proxy.tunnels[0]).toBe(new URL(sandbox.url).host);
+    expect(JSON.stringify(outcome)).not.toContain(sandbox.clientSecret);
   });
 });
