@@ -1,13 +1,14 @@
 /** `cdas-mock`: starts the sandbox and prints how to call it. */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { readRegistry } from "@cdas/spec/registry";
 import { bundleFolder } from "./bundle.js";
 import { isCalendarDate } from "./dates.js";
 import type { MockServer, MockServerOptions } from "./server.js";
 import { SANDBOX_DEFAULTS, startMockServer, TOKEN_TTL_SECONDS_BY_FORM } from "./server.js";
+import { authorityProblem, type CertificateAuthority, makeAuthority } from "./tls.js";
 
 /**
  * Where the CA file goes by default: /tmp/cdas-mock wherever there is a /tmp, whatever TMPDIR says (on
@@ -35,8 +36,9 @@ Options:
   --default-version <v>   Version without X-Platform-Version (default ${REGISTRY.default})
   --reference-date <d>    Last day of the data set, YYYY-MM-DD (default ${SANDBOX_DEFAULTS.referenceDate})
   --today <d|now>         "Today" of the 90-day default window (default: the reference date)
-  --ca-file <path>        Where to write the CA certificate (default: /tmp/cdas-mock/ca-<port>.pem;
-                          on Windows, in the temp folder)
+  --ca-file <path>        Keep the CA there, its key beside it (<path>.key), for every later start
+                          (default: a new CA each start, in /tmp/cdas-mock/ca-<port>.pem, removed
+                          on stop; on Windows, in the temp folder)
   --plain-http            Serve plain HTTP instead of HTTPS (no certificate)
   --quiet                 Do not print a line per request
   -h, --help              This help
@@ -107,19 +109,50 @@ function serverOptions(values: CliValues): MockServerOptions {
 }
 
 /**
- * Writes the CA file (HTTPS only), then prints the address, credentials and a curl line that works.
- * Returns the CA file it wrote at the default place, to remove on exit (one chosen with --ca-file stays).
+ * The CA kept in `caFile`, and its key in `<caFile>.key`, when they can sign this start's certificate;
+ * otherwise a new one, written there for later starts (the key readable by its owner alone).
  */
-function announce(server: MockServer, caFileOption: string | undefined): string | undefined {
+async function keptAuthority(caFile: string): Promise<{ authority: CertificateAuthority; note: string }> {
+  const keyFile = `${caFile}.key`;
+  let replaced = "";
+  try {
+    const kept = { ca: readFileSync(caFile, "utf8"), caKey: readFileSync(keyFile, "utf8") };
+    const problem = authorityProblem(kept);
+    if (problem === undefined)
+      return { authority: kept, note: `${keyFile} (the CA kept by an earlier start)` };
+    replaced = `; the one kept there was not used: ${problem}`;
+  } catch {
+    // none kept yet (or unreadable): a new one
+  }
+  const authority = await makeAuthority();
+  mkdirSync(dirname(caFile), { recursive: true });
+  rmSync(keyFile, { force: true }); // written anew, so that its mode is the one below
+  writeFileSync(keyFile, authority.caKey, { mode: 0o600, flag: "wx" });
+  writeFileSync(caFile, authority.ca);
+  return { authority, note: `${keyFile} (a new CA, kept for later starts${replaced})` };
+}
+
+/**
+ * Writes the CA file at the default place (HTTPS without --ca-file), then prints the address,
+ * credentials and a curl line that works. Returns that CA file, to remove on exit.
+ */
+function announce(
+  server: MockServer,
+  caFile: string | undefined,
+  keyNote: string | undefined,
+): string | undefined {
   let caOption = "";
   let written: string | undefined;
   if (server.ca) {
-    const caFile = resolve(caFileOption ?? join(CA_FOLDER, `ca-${new URL(server.url).port}.pem`));
-    if (caFileOption === undefined) written = caFile;
-    mkdirSync(resolve(caFile, ".."), { recursive: true });
-    writeFileSync(caFile, server.ca);
-    caOption = `--cacert ${caFile} `;
-    process.stdout.write(`CA certificate: ${caFile}\n`);
+    const file = caFile ?? join(CA_FOLDER, `ca-${new URL(server.url).port}.pem`);
+    if (caFile === undefined) {
+      mkdirSync(CA_FOLDER, { recursive: true });
+      writeFileSync(file, server.ca);
+      written = file;
+    }
+    caOption = `--cacert ${file} `;
+    process.stdout.write(`CA certificate: ${file}\n`);
+    if (keyNote) process.stdout.write(`CA key:         ${keyNote}\n`);
   }
   const body = JSON.stringify({ client_id: server.clientId, client_secret: server.clientSecret });
   process.stdout.write(
@@ -143,8 +176,12 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const server = await startMockServer(serverOptions(values));
-  const writtenCa = announce(server, values["ca-file"]);
+  const options = serverOptions(values);
+  const caFile = values["ca-file"] === undefined ? undefined : resolve(values["ca-file"]);
+  const kept = options.tls && caFile !== undefined ? await keptAuthority(caFile) : undefined;
+  if (kept) options.tls = kept.authority;
+  const server = await startMockServer(options);
+  const writtenCa = announce(server, caFile, kept?.note);
   const stop = () => {
     if (writtenCa) rmSync(writtenCa, { force: true });
     server.close().then(

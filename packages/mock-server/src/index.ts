@@ -11,4 +11,5 @@ export {
   startMockServer,
   type TransportTimeouts,
 } from "./server.js";
+export type { CertificateAuthority } from "./tls.js";
 export { type Fetch, type TrustedFetch, trustingFetch } from "./trusted-fetch.js";

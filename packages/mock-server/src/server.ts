@@ -24,7 +24,7 @@ import {
 } from "./pipeline.js";
 import { hashString, Prng } from "./prng.js";
 import { Routes } from "./routes.js";
-import { makeCertificates } from "./tls.js";
+import { authorityProblem, type CertificateAuthority, makeCertificates } from "./tls.js";
 import { type Client, TokenStore } from "./tokens.js";
 import { BodyReader, listen, type TransportTimeouts } from "./transport.js";
 import { type Fetch, trustingFetch } from "./trusted-fetch.js";
@@ -87,8 +87,12 @@ export interface MockServerOptions {
   tokenTtlSeconds?: number;
   /** Version served when a request has no X-Platform-Version header; default the registry's default. */
   defaultVersion?: ApiVersion;
-  /** HTTPS with a certificate made at start (default, `true`), or plain HTTP (`false`). */
-  tls?: boolean;
+  /**
+   * HTTPS with a CA and a certificate made at start (default, `true`); HTTPS with a certificate signed by
+   * the CA given (an EC P-256 one: `cdas-mock --ca-file` keeps one this way), so that a client trusting it
+   * trusts every start; or plain HTTP (`false`).
+   */
+  tls?: boolean | CertificateAuthority;
   /** Form of the token response: `access_token` for `{access_token, token_type, expires_in}`, or `token` for `{token, expires_in}`. Default: `access_token`. */
   tokenForm?: ResponseForms["token"];
   /** Form of the summary products read: `bare` for the bare Product, or `data` for `{data: [Product]}`. Default: `bare`. */
@@ -274,6 +278,18 @@ function refuseUnknown(where: string, given: object | undefined, known: object):
   );
 }
 
+/** The server's certificates as `tls` asks for them; null for plain HTTP. */
+function tlsMaterial(tls: boolean | CertificateAuthority, host: string) {
+  if (tls === false) return null;
+  if (tls === true) return makeCertificates(host);
+  if (typeof tls !== "object" || tls === null)
+    throw new TypeError("tls must be true, false or a certificate authority, { ca, caKey }");
+  refuseUnknown("tls.", tls, { ca: true, caKey: true });
+  const problem = authorityProblem(tls);
+  if (problem !== undefined) throw new TypeError(`tls, a certificate authority: ${problem}`);
+  return makeCertificates(host, tls);
+}
+
 /** The limits of the options, each a positive integer, the defaults for those not given. */
 function sandboxLimits(options: MockServerOptions): Required<SandboxLimits> {
   const limits = { ...SANDBOX_DEFAULTS.limits, ...options.limits };
@@ -337,7 +353,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     for (const op of bundle.operations) if (!handlers[op.operationId]) unimplemented.add(op.operationId);
   }
 
-  const material = (options.tls ?? true) ? await makeCertificates(host) : null;
+  const material = await tlsMaterial(options.tls ?? true, host);
   const pipeline: Pipeline = {
     routes: new Routes(bundles, state.echo),
     bundles,

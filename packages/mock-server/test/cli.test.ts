@@ -1,7 +1,8 @@
 /** The `cdas-mock` command: prints the address, credentials, CA file and a curl line that works. */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
@@ -9,6 +10,48 @@ import { SANDBOX_DEFAULTS, startMockServer } from "../src/server.js";
 
 const bin = fileURLToPath(new URL("../bin/cdas-mock.js", import.meta.url));
 const built = existsSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url)));
+
+/** Runs `cdas-mock --port 0 ...args` until it prints its curl line. */
+async function startCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [bin, "--port", "0", "--quiet", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
+  let output = "";
+  const curlLine = await new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      output += chunk.toString();
+      const line = output.split("\n").find((l) => l.startsWith("curl "));
+      if (line) resolve(line);
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  const stop = (signal: NodeJS.Signals = "SIGTERM") => {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill(signal);
+    return exited;
+  };
+  return { output, curlLine, caFile: /--cacert (\S+)/.exec(curlLine)![1]!, stop };
+}
+
+/** The curl line's token call, made trusting `ca` alone; its answer's body. */
+async function tokenCall(curlLine: string, ca: string): Promise<unknown> {
+  const url = /-X POST (\S+)/.exec(curlLine)![1]!;
+  const body = /-d '(.+)'$/.exec(curlLine)![1]!;
+  const dispatcher = new Agent({ connect: { ca } });
+  try {
+    const response = await request(url, {
+      method: "POST",
+      dispatcher,
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(response.statusCode).toBe(200);
+    return await response.body.json();
+  } finally {
+    await dispatcher.close();
+  }
+}
 
 describe("cdas-mock", () => {
   // The command runs the built CLI; `turbo run test` builds first.
@@ -30,42 +73,55 @@ describe("cdas-mock", () => {
     "starts, prints a working curl line, and stops on %s, removing its CA file",
     async (signal) => {
       // TMPDIR elsewhere (as on macOS): the CA file is still where the reference's samples say.
-      const child = spawn(process.execPath, [bin, "--port", "0", "--seed", "7"], {
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, TMPDIR: tmpdir() === "/tmp" ? "/var/tmp" : tmpdir() },
-      });
-      let output = "";
-      const curlLine = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (chunk) => {
-          output += chunk.toString();
-          const line = output.split("\n").find((l) => l.startsWith("curl "));
-          if (line) resolve(line);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
-      });
-      const caFile = /--cacert (\S+)/.exec(curlLine)![1]!;
+      const cli = await startCli(["--seed", "7"], { TMPDIR: tmpdir() === "/tmp" ? "/var/tmp" : tmpdir() });
       try {
-        const url = /-X POST (\S+)/.exec(curlLine)![1]!;
-        const body = /-d '(.+)'$/.exec(curlLine)![1]!;
-        expect(output).toContain(`CA certificate: ${caFile}`);
-        if (process.platform !== "win32") expect(caFile).toMatch(/^\/tmp\/cdas-mock\/ca-\d+\.pem$/);
-        expect(output).toMatch(/Client id: +cli_[0-9a-f]+/);
-        expect(output).toMatch(/Client secret: +sk_sandbox_[0-9a-f]+/);
-        const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, "utf8") } });
-        const response = await request(url, {
-          method: "POST",
-          dispatcher,
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        expect(response.statusCode).toBe(200);
-        expect(await response.body.json()).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
-        await dispatcher.close();
+        expect(cli.output).toContain(`CA certificate: ${cli.caFile}`);
+        if (process.platform !== "win32") expect(cli.caFile).toMatch(/^\/tmp\/cdas-mock\/ca-\d+\.pem$/);
+        expect(cli.output).toMatch(/Client id: +cli_[0-9a-f]+/);
+        expect(cli.output).toMatch(/Client secret: +sk_sandbox_[0-9a-f]+/);
+        const answer = await tokenCall(cli.curlLine, readFileSync(cli.caFile, "utf8"));
+        expect(answer).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
       } finally {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill(signal);
-        expect(await exited).toBe(0);
-        expect(existsSync(caFile)).toBe(false);
+        expect(await cli.stop(signal)).toBe(0);
+        expect(existsSync(cli.caFile)).toBe(false);
+      }
+    },
+  );
+
+  it.skipIf(!built)(
+    "with --ca-file keeps the CA, its key readable by its owner alone: a client trusting the file trusts later starts",
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), "cdas-mock-ca-"));
+      const caFile = join(folder, "ca.pem");
+      try {
+        const first = await startCli(["--ca-file", caFile]);
+        expect(first.caFile).toBe(caFile);
+        expect(first.output).toContain(`CA key:         ${caFile}.key (a new CA, kept for later starts)\n`);
+        const trusted = readFileSync(caFile, "utf8");
+        expect(await first.stop()).toBe(0);
+        if (process.platform !== "win32") expect(statSync(`${caFile}.key`).mode & 0o777).toBe(0o600);
+
+        const second = await startCli(["--ca-file", caFile]);
+        try {
+          expect(second.output).toContain(
+            `CA key:         ${caFile}.key (the CA kept by an earlier start)\n`,
+          );
+          expect(await tokenCall(second.curlLine, trusted)).toMatchObject({ token_type: "Bearer" });
+        } finally {
+          await second.stop();
+        }
+        expect(readFileSync(caFile, "utf8")).toBe(trusted);
+
+        // A kept key that cannot sign: a new CA, saying why.
+        writeFileSync(`${caFile}.key`, "not a key");
+        const third = await startCli(["--ca-file", caFile]);
+        await third.stop();
+        expect(third.output).toContain(
+          "(a new CA, kept for later starts; the one kept there was not used: its key is not a PEM private key)\n",
+        );
+        expect(readFileSync(caFile, "utf8")).not.toBe(trusted);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
       }
     },
   );

@@ -5,6 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { connect as connectTls } from "node:tls";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMockServer } from "../src/server.js";
+import { authorityProblem, makeAuthority } from "../src/tls.js";
 import { assertErrorOnPath, assertShortError, Sandbox } from "./helpers.js";
 
 /**
@@ -275,6 +277,36 @@ describe("transport", () => {
       expect(plain.server.ca).toBeNull();
       expect((await plain.get("/v1/end-users", "v1")).status).toBe(200);
     });
+  });
+
+  it("with tls: a certificate authority, serves a certificate it signed: a client trusting it trusts every start", async () => {
+    const authority = await makeAuthority();
+    for (let start = 0; start < 2; start++) {
+      await Sandbox.using({ tls: authority }, async (kept) => {
+        expect(kept.server.ca).toBe(authority.ca);
+        // Trusting that CA alone: the certificate is signed by it.
+        const reply = await exchange(
+          kept.server.url,
+          "GET /v1/end-users HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+          authority.ca,
+        );
+        expect(reply).toMatch(/^HTTP\/1\.1 401 /);
+      });
+    }
+  });
+
+  it("refuses a certificate authority it cannot sign with, saying why", async () => {
+    const [one, other] = [await makeAuthority(), await makeAuthority()];
+    const refused = startMockServer({ tls: { ca: one.ca, caKey: other.caKey } });
+    await expect(refused).rejects.toThrow(
+      new TypeError("tls, a certificate authority: its key is not the certificate's"),
+    );
+    await expect(startMockServer({ tls: { ca: "junk", caKey: one.caKey } })).rejects.toThrow(
+      "tls, a certificate authority: its certificate is not a PEM certificate",
+    );
+    // A server certificate lives 30 days: a CA that ends sooner is not used.
+    expect(authorityProblem(one, Date.now() + 340 * 86_400_000)).toMatch(/^it expires within 30 days \(/);
+    expect(authorityProblem(one)).toBeUndefined();
   });
 
   it("answers an unknown path with a 404 and a wrong method with a 405 and Allow", async () => {
