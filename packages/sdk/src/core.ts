@@ -3,11 +3,11 @@ import type { Client, ClientOptions, Middleware } from "openapi-fetch";
 import { version } from "../package.json";
 import { JSON_MEDIA_TYPE, PATH_PREFIX, VERSION_HEADER } from "./api.js";
 import {
-  apiErrorFor,
   bodyReadError,
   failedInCallersCode,
   invalidOptions,
   isObject,
+  keptApiError,
   LONGEST_TIMER_MS,
   refuseUnknownOptions,
   unreadableOptions,
@@ -525,12 +525,15 @@ interface CallResult {
  * happen with no `data`: `if (error)` would read it as a success. A body that is not JSON (a gateway's
  * HTML 502) it hands back as a string, which the types say is the documented body: `error.message`
  * would be undefined. Such an answer's `error` is the SDK's error of its status instead (the value as
- * its `body`, text not JSON as its `rawBody`).
+ * its `body`, text not JSON as its `rawBody`). Every answer that is not 2xx has that error kept for
+ * `apiErrorOf`.
  */
 function withErrorOfStatus(result: CallResult, method: string, redact: Redact): CallResult {
   const { error, response } = result;
-  if (response.ok || isObject(error)) return result;
-  return { ...result, error: apiErrorFor(response, method, response.url, error, redact) };
+  if (response.ok) return result;
+  // Made for every such answer, for `apiErrorOf`: the error `paginate` would throw for it.
+  const typed = keptApiError(response, method, error, redact);
+  return isObject(error) ? result : { ...result, error: typed };
 }
 
 /**

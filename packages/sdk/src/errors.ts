@@ -302,6 +302,31 @@ export function apiErrorFor(
   return new CdasApiError(init);
 }
 
+/** The SDK's error of each answer that was not 2xx that `sdk.client` has handed back, by its Response. */
+const errorsOfAnswers = new WeakMap<Response, CdasApiError>();
+
+/** `apiErrorFor` an answer of `sdk.client` that was not 2xx, kept for `apiErrorOf` (core.ts). */
+export function keptApiError(
+  response: Response,
+  method: string,
+  body: unknown,
+  redact: Redact,
+): CdasApiError {
+  const error = apiErrorFor(response, method, response.url, body, redact);
+  errorsOfAnswers.set(response, error);
+  return error;
+}
+
+/**
+ * The SDK's error of an `sdk.client` result whose answer was not 2xx, the one `paginate` would throw:
+ * of the class of its status (`CdasRateLimitError` with `retryAfterMs`, ...), the API's error fields
+ * read from its body. For code that throws rather than returns `{ error }`:
+ * `if (result.error) throw apiErrorOf(result)`. Undefined for a 2xx answer.
+ */
+export function apiErrorOf(result: { response: Response }): CdasApiError | undefined {
+  return errorsOfAnswers.get(result.response);
+}
+
 export function invalidOptions(message: string, cause?: unknown): CdasInvalidOptionsError {
   return new CdasInvalidOptionsError(message, cause === undefined ? undefined : { cause });
 }

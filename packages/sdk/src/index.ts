@@ -20,6 +20,7 @@ export type { SdkCallOptions, SdkDefaults, SdkOptions } from "./core.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULTS } from "./core.js";
 export {
   type AnyCdasError,
+  apiErrorOf,
   CdasApiError,
   type CdasApiErrorInit,
   CdasAuthenticationError,

@@ -2,6 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { version } from "../package.json";
 import {
+  apiErrorOf,
   CdasApiError,
   CdasConnectionError,
   CdasInvalidOptionsError,
@@ -169,6 +170,46 @@ describe("CdasApiError", () => {
     // Not inside a character of two UTF-16 units: the cut leaves it out whole.
     const emoji = new CdasApiError({ ...short, body: { message: `${"x".repeat(999)}😀 and more` } });
     expect(emoji.message).toBe(`GET /v1/x answered HTTP 400: ${"x".repeat(999)}…`);
+  });
+
+  it("apiErrorOf gives sdk.client's caller the error paginate throws for the same answer", async () => {
+    const answers: Array<[string, () => Response]> = [
+      [
+        "a 429 with Retry-After",
+        () => json({ name: "rate_limited" }, { status: 429, headers: { "retry-after": "2" } }),
+      ],
+      [
+        "a 400 in the short shape",
+        () => json({ id: "a1", name: "bad_request", message: "nope" }, { status: 400 }),
+      ],
+      ["an empty 503", () => new Response(null, { status: 503 })],
+      ["a gateway's HTML 502", () => new Response("<html>bad gateway</html>", { status: 502 })],
+    ];
+    for (const [what, answer] of answers) {
+      const sdk = testSdk(scriptedFetch(answer).fetch, { maxRetries: 0 });
+      const thrown = await sdk
+        .paginate("/v1/accounts")
+        .toArray()
+        .catch((e: unknown) => e);
+      const result = await untyped(sdk.client).GET("/v1/accounts");
+      const returned = apiErrorOf(result);
+      expect(returned, what).toBeInstanceOf(CdasApiError);
+      expect(returned?.constructor, what).toBe((thrown as object).constructor);
+      expect(returned?.toJSON(), what).toEqual((thrown as CdasApiError).toJSON());
+    }
+    const limited = testSdk(scriptedFetch(answers[0]![1]).fetch, { maxRetries: 0 });
+    const result = await untyped(limited.client).GET("/v1/accounts");
+    expect(apiErrorOf(result)).toMatchObject({ name: "CdasRateLimitError", status: 429, retryAfterMs: 2000 });
+    // The documented body stays `error`, as openapi-fetch gives it.
+    expect(result.error).toEqual({ name: "rate_limited" });
+  });
+
+  it("apiErrorOf names the call's own method, and is undefined for a 2xx answer", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({ name: "bad_request" }, { status: 400 })).fetch);
+    const posted = await untyped(sdk.client).POST("/v1/auth/session", { body: {} });
+    expect(apiErrorOf(posted)?.message).toBe("POST /v1/auth/session answered HTTP 400");
+    const fine = testSdk(scriptedFetch(() => json({ data: [], links: {} })).fetch);
+    expect(apiErrorOf(await untyped(fine.client).GET("/v1/accounts"))).toBeUndefined();
   });
 
   it("is recognised by the guards, including a copy from another module instance", () => {

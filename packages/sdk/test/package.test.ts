@@ -68,6 +68,7 @@ describePublishedPackage(packageDir, {
         "V1",
         "V2",
         "V3",
+        "apiErrorOf",
         "createSdk",
         "isCdasApiError",
         "isCdasError",

@@ -4,6 +4,7 @@ import { describe, expectTypeOf, it } from "vitest";
 // The model types come from @cdas/sdk itself: no second dependency needed.
 import {
   type AnyCdasError,
+  apiErrorOf,
   type CdasApiError,
   type CdasConnectionError,
   type CdasInvalidOptionsError,
@@ -275,5 +276,12 @@ describe("errors", () => {
         // Every code is a case: a kind added without one fails here.
         expectTypeOf(failure).toEqualTypeOf<never>();
     }
+  });
+
+  it("apiErrorOf takes a result of sdk.client, of any method, and gives the SDK's error or undefined", async () => {
+    const read = await v2.client.GET("/v1/accounts", query);
+    expectTypeOf(apiErrorOf(read)).toEqualTypeOf<CdasApiError | undefined>();
+    const written = await v3.client.POST("/v1/auth/session", { body: {} });
+    expectTypeOf(apiErrorOf(written)).toEqualTypeOf<CdasApiError | undefined>();
   });
 });
