@@ -15,6 +15,7 @@ import {
 import { createPaginator, type PaginateOptions, type PaginationSpec, type Paginator } from "./paginate.js";
 import { type Redact, redactError, secretRedactor, textOf } from "./redact.js";
 import { HEADER_TEXT, withUrl } from "./response.js";
+import { followAbort } from "./signals.js";
 import {
   type CallContext,
   type CallLimits,
@@ -426,6 +427,7 @@ function withTypedBodyErrors(
   const call = (method: string, path: unknown, init: never, run: (init: never) => Promise<unknown>) => {
     let signal: AbortSignal | null | undefined;
     let context = newCallContext(limits);
+    let letGo = () => {};
     // Any failure as the SDK's error; one that cannot even be examined (a caller's Proxy whose traps throw) is said so.
     const fail = (error: unknown) => {
       try {
@@ -447,27 +449,38 @@ function withTypedBodyErrors(
           redact(`${method} ${textOf(path)}: parseAs must be one of ${allowed} (got ${shown(parseAs)})`),
         );
       }
-      context = newCallContext(limits, signal);
+      // The Request openapi-fetch builds holds its signal until it is garbage-collected (Node's fetch
+      // listens to it): a long-lived signal of the caller's (a shutdown signal) would gather a listener
+      // per call. The call's own follows it until the call is over, its body read.
+      const own = signal ? new AbortController() : undefined;
+      if (own) letGo = followAbort(own, signal);
+      context = newCallContext(limits, own?.signal);
       // A call's own middleware (openapi-fetch's `middleware` option) runs before the client's on the answer.
       if (Array.isArray(options?.middleware) && options.middleware.length > 0) middleware.needed();
       const fetch = (request: Request) => transport(request, context);
       middleware.track(fetch, context);
       // Redirects are the transport's to follow (same origin only): the request says so to any fetch.
-      pending = run({ ...options, parseAs, signal, fetch, redirect: "manual" } as never);
+      const callSignal = own?.signal ?? signal;
+      pending = run({ ...options, parseAs, signal: callSignal, fetch, redirect: "manual" } as never);
     } catch (error) {
+      letGo();
       return Promise.reject(fail(error)); // a parseAs refused, or a getter of the call's options threw
     }
+    const over = () => {
+      context.readDeadline?.end();
+      letGo();
+    };
     return pending.then(
       (answered) => {
         const result = withErrorOfStatus(answered as CallResult, method, redact);
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
-        if (parseAs === "stream") return withTypedStream(result, context, fail);
-        context.readDeadline?.end();
+        if (parseAs === "stream") return withTypedStream(result, over, fail);
+        over();
         return result;
       },
       (error) => {
-        context.readDeadline?.end();
+        over();
         throw fail(error);
       },
     );
@@ -538,17 +551,17 @@ function withErrorOfStatus(result: CallResult, method: string, redact: Redact): 
 
 /**
  * The answer with its body as a stream that fails with the SDK's error (the deadline's, a cut
- * connection's) or the caller's abort reason, and ends the call's deadline once read, cancelled or
- * failed; `data` and `response.body` are that one stream.
+ * connection's) or the caller's abort reason, and ends the call (`over`: its deadline) once read,
+ * cancelled or failed; `data` and `response.body` are that one stream.
  */
 function withTypedStream(
   result: CallResult,
-  context: CallContext,
+  over: () => void,
   typed: (error: unknown) => unknown,
 ): CallResult {
   const { data, response } = result;
   if (!(data instanceof ReadableStream)) {
-    context.readDeadline?.end();
+    over();
     return result;
   }
   const reader = (data as ReadableStream<Uint8Array>).getReader();
@@ -557,15 +570,15 @@ function withTypedStream(
       try {
         const { done, value } = await reader.read();
         if (!done) return controller.enqueue(value);
-        context.readDeadline?.end();
+        over();
         controller.close();
       } catch (error) {
-        context.readDeadline?.end();
+        over();
         controller.error(typed(error));
       }
     },
     cancel(reason) {
-      context.readDeadline?.end();
+      over();
       return reader.cancel(reason);
     },
   });

@@ -95,8 +95,7 @@ export function createPaginator(
   const { signal } = request;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal))
     throw invalidOptions(`paginate's init.signal must be an AbortSignal (got ${typeof signal})`);
-  const pages = () =>
-    stoppable((pageSignal) => walk(context, path, spec, request, checked, pageSignal), signal);
+  const pages = () => stoppable((ended) => walk(context, path, spec, request, checked, ended), signal);
   return {
     pages,
     [Symbol.asyncIterator]: () => itemsOf(pages(), signal),
@@ -112,44 +111,32 @@ export function createPaginator(
  * The pages of a walk, whose `return()` and `throw()` do not wait for the page in flight (an async
  * generator's would, retries included): they cancel it, and a `next()` waiting for it ends the walk
  * (`done`) instead of failing. Once the caller has aborted, a page that fails rejects with the
- * caller's reason. The walk's signal is `pageSignal`: it follows the caller's until the walk ends
- * (`followAbort`), and each page's own signal follows it until the page is read (`walk`).
+ * caller's reason. The walk's `ended` aborts once `return()` or `throw()` is called; each page's own signal
+ * follows it and the caller's while the page is fetched (`walk`).
  */
 function stoppable(
-  start: (pageSignal: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
+  start: (ended: AbortSignal) => AsyncGenerator<Page<unknown, unknown>>,
   callerSignal: AbortSignal | null | undefined,
 ): AsyncGenerator<Page<unknown, unknown>> {
-  const pageSignal = new AbortController();
-  const ended = followAbort(pageSignal, callerSignal);
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    pageSignal.abort(new DOMException("The walk ended before this page was used", "AbortError"));
-  };
-  const generator = start(pageSignal.signal);
+  const ending = new AbortController();
+  const stop = () => ending.abort(new DOMException("The walk ended before this page was used", "AbortError"));
+  const generator = start(ending.signal);
   const pages: AsyncGenerator<Page<unknown, unknown>> = {
     next: () =>
-      generator.next().then(
-        (result) => {
-          if (result.done) ended();
-          return result;
-        },
-        (error: unknown) => {
-          ended();
-          if (stopped) return { done: true, value: undefined };
-          // The caller's abort rejects with the caller's reason, whatever the page failed with meanwhile.
-          if (callerSignal?.aborted) throw callerSignal.reason;
-          throw error;
-        },
-      ),
+      generator.next().catch((error: unknown) => {
+        if (ending.signal.aborted) return { done: true, value: undefined };
+        // The caller's abort rejects with the caller's reason, whatever the page failed with meanwhile.
+        if (callerSignal?.aborted) throw callerSignal.reason;
+        throw error;
+      }),
     async return(value) {
       stop();
-      await generator.return(undefined).finally(ended);
+      await generator.return(undefined);
       return { done: true, value };
     },
     throw(error) {
       stop();
-      return generator.throw(error).finally(ended);
+      return generator.throw(error);
     },
     [Symbol.asyncIterator]: () => pages,
   };
@@ -212,7 +199,7 @@ async function* walk(
   spec: PaginationSpec,
   init: RequestInitLike,
   options: PaginateOptions,
-  signal: AbortSignal,
+  ended: AbortSignal,
 ): AsyncGenerator<Page<unknown, unknown>> {
   const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
   let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
@@ -236,16 +223,21 @@ async function* walk(
     params: { header, query: Object.fromEntries(link.searchParams) },
     querySerializer: () => link.search.slice(1),
   });
-  // Each page has a signal of its own that follows the walk's until the page is read: a fetch's Request
-  // stays tied to the signal it is given until it is garbage-collected, and the walk's one signal
-  // would gather a listener for every page of a long walk.
+  // Each page has a signal of its own that follows the caller's and the walk's `ended` while the page
+  // is fetched, and only then: a walk dropped between pages, never ended, leaves no listener on the
+  // caller's signal (a shutdown signal lives as long as the process).
+  const callerSignal = init.signal ?? undefined;
   const fetchPage = (link?: URL) => {
     const page = new AbortController();
-    const letGo = followAbort(page, signal);
+    const letGoWalk = followAbort(page, ended);
+    const letGoCaller = followAbort(page, callerSignal);
     const pageInit = { ...(link === undefined ? firstInit : linkInit(link)), signal: page.signal };
     return getPage(context, path, pageInit, link?.href)
       .then((fetched) => ({ ...fetched, link }))
-      .finally(letGo);
+      .finally(() => {
+        letGoWalk();
+        letGoCaller();
+      });
   };
   // The call an error names, the secret taken out (a middleware's answer is not the transport's,
   // which takes it out of its own): a page, or for a redirect back, the link that was redirected.

@@ -946,6 +946,29 @@ describe("memory stays bounded on a long-lived signal", () => {
       .poll(() => signals.map((signal) => getEventListeners(signal, "abort").length))
       .toEqual([0, 0, 0]);
   });
+
+  it("sdk.client's calls hold the caller's signal while they run, and let go of it once their body is read", async () => {
+    // Node's fetch listens to a Request's signal until the Request is garbage-collected: openapi-fetch's
+    // Requests made with a shutdown signal gathered a listener per call (a MaxListenersExceededWarning
+    // on stderr, again and again).
+    const sdk = testSdk(async (request) =>
+      request.url.endsWith("/v1/token")
+        ? new Response(TOKEN, { headers: { "content-type": "application/json" } })
+        : new Response('{"data":[]}', { headers: { "content-type": "application/json" } }),
+    );
+    const shutdown = new AbortController().signal;
+    const calls = Array.from({ length: 50 }, () =>
+      untyped(sdk.client).GET("/v1/accounts", { signal: shutdown }),
+    );
+    expect(getEventListeners(shutdown, "abort").length).toBeGreaterThan(0);
+    await Promise.all(calls);
+    expect(getEventListeners(shutdown, "abort")).toHaveLength(0);
+    // A body handed back as a stream holds it until the stream is read.
+    const { data } = await untyped(sdk.client).GET("/v1/accounts", { signal: shutdown, parseAs: "stream" });
+    expect(getEventListeners(shutdown, "abort").length).toBeGreaterThan(0);
+    await new Response(data as ReadableStream).text();
+    expect(getEventListeners(shutdown, "abort")).toHaveLength(0);
+  });
 });
 
 describe("a walk whose links carry a fragment", () => {

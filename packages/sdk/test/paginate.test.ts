@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
@@ -707,6 +708,24 @@ describe("lookahead (prefetch)", () => {
       );
     },
   );
+
+  it("walks dropped between pages, never ended, leave no listener on the caller's signal", async () => {
+    // A shutdown signal lives as long as the process: whatever a walk left on it would never be freed.
+    const server = fivePages();
+    const sdk = testSdk(server.fetch);
+    const shutdown = new AbortController().signal;
+    for (const prefetch of [false, true]) {
+      for (let walk = 0; walk < 20; walk++) {
+        const paginator = sdk.paginate("/v1/accounts", { signal: shutdown }, { prefetch });
+        await paginator[Symbol.asyncIterator]().next(); // the first item, then the iterator is dropped
+        await paginator.pages()[Symbol.asyncIterator]().next();
+        paginator.pages(); // never iterated
+      }
+    }
+    // A page prefetched lets go once it is answered.
+    await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(20 * 2 + 20 * 2 * 2));
+    await vi.waitFor(() => expect(getEventListeners(shutdown, "abort")).toHaveLength(0));
+  });
 
   it.each([
     ["an error answer", () => json({ name: "x", message: "busy" }, { status: 503 })],
