@@ -54,7 +54,10 @@ export interface CallLimits {
 /** What the client's method wrapper and the transport share about one call. */
 export interface CallContext {
   readonly limits: CallLimits;
-  /** The signal the caller gave the call, if any (the request's own follows it). */
+  /**
+   * The call's abort signal, if the caller gave one (the request's own follows it): for `sdk.client`'s
+   * calls, one of the call's own that follows the caller's while the call runs (core.ts).
+   */
   readonly callerSignal: AbortSignal | undefined;
   /** Set when the request reaches the transport: a failure before that was never sent. */
   sent: boolean;
