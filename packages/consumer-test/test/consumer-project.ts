@@ -3,7 +3,7 @@
  * example (examples/typescript) plus the runtime check of fixtures/, installed with npm or pnpm,
  * compiled by a strict `tsc` (skipLibCheck off).
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,4 +47,31 @@ export function install(installer: Installer, dir: string): void {
 /** Compiles the project with TypeScript 5.9 under its strict tsconfig. */
 export function compile(dir: string): string {
   return run(TSC, ["-p", "tsconfig.json"], { cwd: dir });
+}
+
+/**
+ * A CommonJS project inside `dir` (whose node_modules it uses), compiled as NestJS and older Node
+ * projects compile (`module` commonjs, `moduleResolution` node10, which reads `types` and `main`, not
+ * `exports`), strict with skipLibCheck off. Returns its folder; `dist/main.js` is the fixture compiled.
+ */
+export function createCommonJsProject(dir: string): string {
+  const project = join(dir, "commonjs");
+  mkdirSync(join(project, "src"), { recursive: true });
+  cpSync(join(FIXTURES, "commonjs-check.ts"), join(project, "src/main.ts"));
+  writeFileSync(join(project, "package.json"), '{ "type": "commonjs" }\n');
+  const compilerOptions = {
+    target: "ES2022",
+    module: "commonjs",
+    moduleResolution: "node10",
+    lib: ["ES2022", "DOM"],
+    types: ["node"],
+    strict: true,
+    skipLibCheck: false,
+    esModuleInterop: true,
+    outDir: "dist",
+    rootDir: "src",
+  };
+  writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src"] }));
+  compile(project);
+  return project;
 }

@@ -6,7 +6,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { compile, createConsumerProject, type Installer, install } from "./consumer-project.js";
+import {
+  compile,
+  createCommonJsProject,
+  createConsumerProject,
+  type Installer,
+  install,
+} from "./consumer-project.js";
 import { API_VERSIONS, NPM_CACHE, RUNTIMES, type Runtime, run, start } from "./workspace.js";
 
 const RUNTIME_NAMES = Object.keys(RUNTIMES) as Runtime[];
@@ -114,6 +120,16 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
       // Throws with tsc's diagnostics when it fails.
       run(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit"], { cwd: dir });
     });
+
+  it("compiles and runs as a CommonJS project (module commonjs, moduleResolution node10, as NestJS writes it)", () => {
+    const project = createCommonJsProject(dir);
+    const output = run(process.execPath, ["dist/main.js"], { cwd: project });
+    const result = JSON.parse(output.trim().split("\n").at(-1)!);
+    expect(result.endUsers).toBeGreaterThan(0);
+    expect(result.accounts).toBeGreaterThan(0);
+    // The SDK's error of a call's 400, thrown the SDK's way (apiErrorOf), is its class under CommonJS too.
+    expect(result.refused).toBe(400);
+  });
 
   it.each(RUNTIME_NAMES)(
     "under %s: the sandbox in-process over HTTPS, with the SDK and a client",
