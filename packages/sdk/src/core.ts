@@ -467,6 +467,7 @@ function withTypedBodyErrors(
       return Promise.reject(fail(error)); // a parseAs refused, or a getter of the call's options threw
     }
     const over = () => {
+      context.readDeadline?.signal.removeEventListener("abort", over); // added for a stream (below)
       context.readDeadline?.end();
       letGo();
     };
@@ -475,7 +476,11 @@ function withTypedBodyErrors(
         const result = withErrorOfStatus(answered as CallResult, method, redact);
         // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
         // while the caller reads it, and a failure of that read is typed as any other.
-        if (parseAs === "stream") return withTypedStream(result, over, fail);
+        if (parseAs === "stream") {
+          // A stream never read nor cancelled ends with its deadline: nothing of the call outlives it.
+          context.readDeadline?.signal.addEventListener("abort", over, { once: true });
+          return withTypedStream(result, over, fail);
+        }
         over();
         return result;
       },

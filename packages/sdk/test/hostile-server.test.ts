@@ -22,7 +22,7 @@ import { inspect } from "node:util";
 import { createGzip } from "node:zlib";
 import { startMockServer } from "@cdas/mock-server";
 import { Agent } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SdkOptions } from "../src/core.js";
 import {
   CdasApiError,
@@ -963,11 +963,15 @@ describe("memory stays bounded on a long-lived signal", () => {
     expect(getEventListeners(shutdown, "abort").length).toBeGreaterThan(0);
     await Promise.all(calls);
     expect(getEventListeners(shutdown, "abort")).toHaveLength(0);
-    // A body handed back as a stream holds it until the stream is read.
+    // A body handed back as a stream holds it until the stream is read, or its deadline passes.
     const { data } = await untyped(sdk.client).GET("/v1/accounts", { signal: shutdown, parseAs: "stream" });
     expect(getEventListeners(shutdown, "abort").length).toBeGreaterThan(0);
     await new Response(data as ReadableStream).text();
     expect(getEventListeners(shutdown, "abort")).toHaveLength(0);
+    const within = sdk.withOptions({ timeoutMs: 50 });
+    await untyped(within.client).GET("/v1/accounts", { signal: shutdown, parseAs: "stream" }); // never read
+    expect(getEventListeners(shutdown, "abort").length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(getEventListeners(shutdown, "abort")).toHaveLength(0));
   });
 });
 
