@@ -449,9 +449,14 @@ function withTypedBodyErrors(
           redact(`${method} ${textOf(path)}: parseAs must be one of ${allowed} (got ${shown(parseAs)})`),
         );
       }
-      // The Request openapi-fetch builds holds its signal until it is garbage-collected (Node's fetch
-      // listens to it): a long-lived signal of the caller's (a shutdown signal) would gather a listener
-      // per call. The call's own follows it until the call is over, its body read.
+      if (signal && typeof signal.addEventListener !== "function")
+        throw invalidOptions(
+          `${method} ${textOf(path)}: signal must be an AbortSignal (got ${typeof signal})`,
+        );
+      // undici's Request (Node's fetch) listens to the signal it is built with until the Request is
+      // garbage-collected: a long-lived signal of the caller's (a shutdown signal) would gather a
+      // listener per call. openapi-fetch builds the call's Request with a signal of the call's own, which
+      // follows the caller's (its abort, with the same reason) until the call is over (`over`).
       const own = signal ? new AbortController() : undefined;
       if (own) letGo = followAbort(own, signal);
       context = newCallContext(limits, own?.signal);
@@ -471,18 +476,34 @@ function withTypedBodyErrors(
       context.readDeadline?.end();
       letGo();
     };
-    return pending.then(
-      (answered) => {
-        const result = withErrorOfStatus(answered as CallResult, method, redact);
-        // openapi-fetch has read the body, unless the caller asked for the stream: its deadline runs on
-        // while the caller reads it, and a failure of that read is typed as any other.
-        if (parseAs === "stream") {
-          // A stream never read nor cancelled ends with its deadline: nothing of the call outlives it.
-          context.readDeadline?.signal.addEventListener("abort", over, { once: true });
-          return withTypedStream(result, over, fail);
-        }
-        over();
+    const answered = (answer: unknown) => {
+      const result = withErrorOfStatus(
+        answer as CallResult,
+        method,
+        context.answer?.url || textOf(path),
+        redact,
+      );
+      if (parseAs !== "stream") {
+        over(); // openapi-fetch has read the body
         return result;
+      }
+      // The caller reads the stream under the deadline of the attempt that answered it: the call is over
+      // once the stream is read, cancelled or failed, or that deadline fires. A stream the transport did
+      // not answer (a middleware's own) has no deadline, and the caller's abort cannot reach it.
+      const deadline = context.readDeadline;
+      if (deadline && !deadline.signal.aborted)
+        deadline.signal.addEventListener("abort", over, { once: true });
+      else over();
+      return withTypedStream(result, over, fail);
+    };
+    return pending.then(
+      (answer) => {
+        try {
+          return answered(answer);
+        } catch (error) {
+          over();
+          throw fail(error);
+        }
       },
       (error) => {
         over();
@@ -544,13 +565,14 @@ interface CallResult {
  * HTML 502) it hands back as a string, which the types say is the documented body: `error.message`
  * would be undefined. Such an answer's `error` is the SDK's error of its status instead (the value as
  * its `body`, text not JSON as its `rawBody`). Every answer that is not 2xx has that error kept for
- * `apiErrorOf`.
+ * `apiErrorOf`; `called` is the address the call was sent to (or its path, if it was not sent).
  */
-function withErrorOfStatus(result: CallResult, method: string, redact: Redact): CallResult {
+function withErrorOfStatus(result: CallResult, method: string, called: string, redact: Redact): CallResult {
   const { error, response } = result;
   if (response.ok) return result;
-  // Made for every such answer, for `apiErrorOf`: the error `paginate` would throw for it.
-  const typed = keptApiError(response, method, error, redact);
+  // Made for every such answer, for `apiErrorOf`: the error `paginate` would throw for it. It names the
+  // answer's address, or the call's for an answer without one (a middleware's own).
+  const typed = keptApiError(response, method, response.url || called, error, redact);
   return isObject(error) ? result : { ...result, error: typed };
 }
 

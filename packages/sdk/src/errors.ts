@@ -302,18 +302,22 @@ export function apiErrorFor(
   return new CdasApiError(init);
 }
 
-/** The SDK's error of each answer that was not 2xx that `sdk.client` has handed back, by its Response. */
-const errorsOfAnswers = new WeakMap<Response, CdasApiError>();
+/**
+ * Where the SDK keeps the error of an answer that was not 2xx on its Response: one key for every copy of
+ * the package (its ESM and CommonJS builds), as the guards' (`isCdasError`) are.
+ */
+const KEPT_API_ERROR = Symbol.for("@cdas/sdk/apiError");
 
-/** `apiErrorFor` an answer of `sdk.client` that was not 2xx, kept for `apiErrorOf` (core.ts). */
+/** `apiErrorFor` an answer of `sdk.client` that was not 2xx, kept on it for `apiErrorOf` (core.ts). */
 export function keptApiError(
   response: Response,
   method: string,
+  url: string,
   body: unknown,
   redact: Redact,
 ): CdasApiError {
-  const error = apiErrorFor(response, method, response.url, body, redact);
-  errorsOfAnswers.set(response, error);
+  const error = apiErrorFor(response, method, url, body, redact);
+  Object.defineProperty(response, KEPT_API_ERROR, { value: error, configurable: true });
   return error;
 }
 
@@ -321,10 +325,12 @@ export function keptApiError(
  * The SDK's error of an `sdk.client` result whose answer was not 2xx, the one `paginate` would throw:
  * of the class of its status (`CdasRateLimitError` with `retryAfterMs`, ...), the API's error fields
  * read from its body. For code that throws rather than returns `{ error }`:
- * `if (result.error) throw apiErrorOf(result)`. Undefined for a 2xx answer.
+ * `if (result.error) throw apiErrorOf(result)`. Undefined for a 2xx answer, and for a result that no
+ * SDK's client made.
  */
 export function apiErrorOf(result: { response: Response }): CdasApiError | undefined {
-  return errorsOfAnswers.get(result.response);
+  const kept: unknown = (result?.response as { [KEPT_API_ERROR]?: unknown } | undefined)?.[KEPT_API_ERROR];
+  return isCdasApiError(kept) ? kept : undefined;
 }
 
 export function invalidOptions(message: string, cause?: unknown): CdasInvalidOptionsError {

@@ -56,7 +56,8 @@ export interface CallContext {
   readonly limits: CallLimits;
   /**
    * The call's abort signal, if the caller gave one (the request's own follows it): for `sdk.client`'s
-   * calls, one of the call's own that follows the caller's while the call runs (core.ts).
+   * calls, one of the call's own that follows the caller's while the call runs (core.ts), aborting with
+   * the caller's reason itself, the object `failure` hands back.
    */
   readonly callerSignal: AbortSignal | undefined;
   /** Set when the request reaches the transport: a failure before that was never sent. */

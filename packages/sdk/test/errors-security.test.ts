@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { version } from "../package.json";
@@ -210,6 +211,37 @@ describe("CdasApiError", () => {
     expect(apiErrorOf(posted)?.message).toBe("POST /v1/auth/session answered HTTP 400");
     const fine = testSdk(scriptedFetch(() => json({ data: [], links: {} })).fetch);
     expect(apiErrorOf(await untyped(fine.client).GET("/v1/accounts"))).toBeUndefined();
+  });
+
+  it("apiErrorOf of an answer a middleware put in place names the call, as paginate's error does", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({ data: [] })).fetch);
+    sdk.client.use({ onResponse: () => json({ name: "rate_limited", message: "slow" }, { status: 429 }) });
+    const result = await untyped(sdk.client).GET("/v1/accounts");
+    const thrown = await sdk
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(apiErrorOf(result)).toMatchObject({
+      url: "https://api.test/v1/accounts",
+      message: "GET /v1/accounts answered HTTP 429: slow",
+    });
+    expect(apiErrorOf(result)?.toJSON()).toEqual((thrown as CdasApiError).toJSON());
+  });
+
+  it("a failure while the answer is examined is typed, and lets go of the caller's signal", async () => {
+    const sdk = testSdk(scriptedFetch(() => json({ data: [] })).fetch);
+    class AddressThrows extends Response {
+      override get url(): string {
+        throw new Error("no address");
+      }
+    }
+    sdk.client.use({ onResponse: () => new AddressThrows('{"message":"x"}', { status: 500 }) });
+    const signal = new AbortController().signal;
+    const failure = await untyped(sdk.client)
+      .GET("/v1/accounts", { signal })
+      .catch((e: unknown) => e);
+    expect(isCdasError(failure)).toBe(true);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("is recognised by the guards, including a copy from another module instance", () => {
@@ -461,6 +493,16 @@ describe("a call that cannot be built", () => {
     expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
     expect((failure as Error).message).toMatch(/^GET \/v1\/accounts: failed before it was sent/);
     expect((failure as Error).cause).toBeInstanceOf(TypeError);
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it("refuses a signal that is not an AbortSignal, naming it, and sends nothing", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const failure = await untyped(testSdk(server.fetch).client)
+      .GET("/v1/accounts", { signal: {} })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CdasInvalidOptionsError);
+    expect((failure as Error).message).toBe("GET /v1/accounts: signal must be an AbortSignal (got object)");
     expect(server.calls).toHaveLength(0);
   });
 

@@ -973,6 +973,30 @@ describe("memory stays bounded on a long-lived signal", () => {
     expect(getEventListeners(shutdown, "abort").length).toBeGreaterThan(0);
     await vi.waitFor(() => expect(getEventListeners(shutdown, "abort")).toHaveLength(0));
   });
+
+  it.each([
+    ["its deadline fired before the answer was handed back (a slow middleware)", "slow"],
+    ["a middleware answered the call itself (a cache)", "cache"],
+    ["a middleware answered the call's failure", "on error"],
+  ])("a stream never read lets go of the caller's signal: %s", async (_case, how) => {
+    const sdk = testSdk(
+      async (request) => {
+        if (request.url.endsWith("/v1/token"))
+          return new Response(TOKEN, { headers: { "content-type": "application/json" } });
+        if (how === "on error") throw new TypeError("fetch failed");
+        return new Response('{"data":[]}', { headers: { "content-type": "application/json" } });
+      },
+      { timeoutMs: 50, maxRetries: 0 },
+    );
+    const answer = () => new Response('{"data":[]}', { headers: { "content-type": "application/json" } });
+    if (how === "slow")
+      sdk.client.use({ onResponse: () => new Promise((resolve) => setTimeout(resolve, 120)) });
+    if (how === "cache") sdk.client.use({ onRequest: answer });
+    if (how === "on error") sdk.client.use({ onError: answer });
+    const shutdown = new AbortController().signal;
+    await untyped(sdk.client).GET("/v1/accounts", { signal: shutdown, parseAs: "stream" }); // never read
+    expect(getEventListeners(shutdown, "abort")).toHaveLength(0);
+  });
 });
 
 describe("a walk whose links carry a fragment", () => {

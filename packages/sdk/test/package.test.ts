@@ -45,8 +45,15 @@ describePublishedPackage(packageDir, {
       return { exports: Object.keys(m).sort(), client: typeof sdk.client.GET, paginate: typeof sdk.paginate, models };
     };
     const crossGuard = esm.isCdasApiError(new cjs.CdasApiError({ status: 400, method: "GET", url: "u", body: {} }));
-    console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs), crossGuard }));`,
-  expectOutput: ({ esm, cjs, crossGuard }) => {
+    // A client of one copy (a CommonJS dependency made the SDK), apiErrorOf of the other (the app's ESM).
+    const answers429 = async (request) =>
+      new URL(request.url).pathname === "/v1/token"
+        ? new Response('{"access_token":"t","expires_in":3600}', { headers: { "content-type": "application/json" } })
+        : new Response('{"name":"rate_limited"}', { status: 429, headers: { "content-type": "application/json" } });
+    const limited = cjs.createSdk({ version: "v2", baseUrl: "https://127.0.0.1", clientId: "id", clientSecret: "x", fetch: answers429, maxRetries: 0 });
+    const crossApiErrorOf = esm.apiErrorOf(await limited.client.GET("/v1/end-users"))?.name;
+    console.log(JSON.stringify({ esm: describe(esm), cjs: describe(cjs), crossGuard, crossApiErrorOf }));`,
+  expectOutput: ({ esm, cjs, crossGuard, crossApiErrorOf }) => {
     expect(esm).toEqual({
       exports: [
         "CdasApiError",
@@ -80,6 +87,7 @@ describePublishedPackage(packageDir, {
     });
     expect(cjs).toEqual(esm);
     expect(crossGuard).toBe(true);
+    expect(crossApiErrorOf).toBe("CdasRateLimitError");
   },
 });
 
