@@ -122,13 +122,17 @@ function stoppable(
   const stop = () => ending.abort(new DOMException("The walk ended before this page was used", "AbortError"));
   const generator = start(ending.signal);
   const pages: AsyncGenerator<Page<unknown, unknown>> = {
-    next: () =>
-      generator.next().catch((error: unknown) => {
+    next: () => {
+      // The caller's abort ends the walk at the next page, one already fetched (prefetch) included.
+      if (callerSignal?.aborted)
+        return pages.return(undefined).then(() => Promise.reject(callerSignal.reason));
+      return generator.next().catch((error: unknown) => {
         if (ending.signal.aborted) return { done: true, value: undefined };
         // The caller's abort rejects with the caller's reason, whatever the page failed with meanwhile.
         if (callerSignal?.aborted) throw callerSignal.reason;
         throw error;
-      }),
+      });
+    },
     async return(value) {
       stop();
       await generator.return(undefined);

@@ -709,6 +709,22 @@ describe("lookahead (prefetch)", () => {
     },
   );
 
+  it("the caller's abort ends a walk of pages at the next page, one already prefetched included", async () => {
+    const server = fivePages();
+    const controller = new AbortController();
+    const reason = new Error("the caller stopped");
+    const pages = testSdk(server.fetch)
+      .paginate("/v1/accounts", { signal: controller.signal }, { prefetch: true })
+      .pages()
+      [Symbol.asyncIterator]();
+    await pages.next();
+    await vi.waitFor(() => expect(server.dataCalls()).toHaveLength(2)); // page 2 is in hand
+    await settle();
+    controller.abort(reason);
+    await expect(pages.next()).rejects.toBe(reason);
+    expect(server.dataCalls()).toHaveLength(2); // and nothing more was asked for
+  });
+
   it("walks dropped between pages, never ended, leave no listener on the caller's signal", async () => {
     // A shutdown signal lives as long as the process: whatever a walk left on it would never be freed.
     const server = fivePages();
