@@ -38,7 +38,7 @@ import {
   isCdasError,
 } from "../src/errors.js";
 import { WITHHELD_BODY } from "../src/redact.js";
-import { CLIENT_ID, SECRET, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
+import { CLIENT_ID, json, SECRET, SECRET_MARK, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
 interface Seen {
   method: string;
@@ -951,11 +951,7 @@ describe("memory stays bounded on a long-lived signal", () => {
     // Node's fetch listens to a Request's signal until the Request is garbage-collected: openapi-fetch's
     // Requests made with a shutdown signal gathered a listener per call (a MaxListenersExceededWarning
     // on stderr, again and again).
-    const sdk = testSdk(async (request) =>
-      request.url.endsWith("/v1/token")
-        ? new Response(TOKEN, { headers: { "content-type": "application/json" } })
-        : new Response('{"data":[]}', { headers: { "content-type": "application/json" } }),
-    );
+    const sdk = testSdk(scriptedFetch(() => json({ data: [] })).fetch);
     const shutdown = new AbortController().signal;
     const calls = Array.from({ length: 50 }, () =>
       untyped(sdk.client).GET("/v1/accounts", { signal: shutdown }),
@@ -979,16 +975,12 @@ describe("memory stays bounded on a long-lived signal", () => {
     ["a middleware answered the call itself (a cache)", "cache"],
     ["a middleware answered the call's failure", "on error"],
   ])("a stream never read lets go of the caller's signal: %s", async (_case, how) => {
-    const sdk = testSdk(
-      async (request) => {
-        if (request.url.endsWith("/v1/token"))
-          return new Response(TOKEN, { headers: { "content-type": "application/json" } });
-        if (how === "on error") throw new TypeError("fetch failed");
-        return new Response('{"data":[]}', { headers: { "content-type": "application/json" } });
-      },
-      { timeoutMs: 50, maxRetries: 0 },
-    );
-    const answer = () => new Response('{"data":[]}', { headers: { "content-type": "application/json" } });
+    const server = scriptedFetch(() => {
+      if (how === "on error") throw new TypeError("fetch failed");
+      return json({ data: [] });
+    });
+    const sdk = testSdk(server.fetch, { timeoutMs: 50, maxRetries: 0 });
+    const answer = () => json({ data: [] });
     if (how === "slow")
       sdk.client.use({ onResponse: () => new Promise((resolve) => setTimeout(resolve, 120)) });
     if (how === "cache") sdk.client.use({ onRequest: answer });
