@@ -477,12 +477,7 @@ function withTypedBodyErrors(
       letGo();
     };
     const answered = (answer: unknown) => {
-      const result = withErrorOfStatus(
-        answer as CallResult,
-        method,
-        context.answer?.url || textOf(path),
-        redact,
-      );
+      const result = withErrorOfStatus(answer as CallResult, method, path, context, redact);
       if (parseAs !== "stream") {
         over(); // openapi-fetch has read the body
         return result;
@@ -565,14 +560,22 @@ interface CallResult {
  * HTML 502) it hands back as a string, which the types say is the documented body: `error.message`
  * would be undefined. Such an answer's `error` is the SDK's error of its status instead (the value as
  * its `body`, text not JSON as its `rawBody`). Every answer that is not 2xx has that error kept for
- * `apiErrorOf`; `called` is the address the call was sent to (or its path, if it was not sent).
+ * `apiErrorOf`.
  */
-function withErrorOfStatus(result: CallResult, method: string, called: string, redact: Redact): CallResult {
+function withErrorOfStatus(
+  result: CallResult,
+  method: string,
+  path: unknown,
+  context: CallContext,
+  redact: Redact,
+): CallResult {
   const { error, response } = result;
   if (response.ok) return result;
   // Made for every such answer, for `apiErrorOf`: the error `paginate` would throw for it. It names the
-  // answer's address, or the call's for an answer without one (a middleware's own).
-  const typed = keptApiError(response, method, response.url || called, error, redact);
+  // answer's address, or for an answer without one (a middleware's own) the address the call was sent
+  // to, or its path if it was not sent.
+  const called = response.url || context.answer?.url || textOf(path);
+  const typed = keptApiError(response, method, called, error, redact);
   return isObject(error) ? result : { ...result, error: typed };
 }
 
