@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { diffDocuments } from "../scripts/lib/spec-diff.mjs";
 import { VERSIONS } from "./helpers";
 
@@ -158,6 +158,7 @@ describe("spec:diff exit codes", () => {
 
 describe("spec:diff input that is no OpenAPI document", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "spec-diff-input-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name: string, text: string) => {
     writeFileSync(path.join(dir, name), text);
     return path.join(dir, name);

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { getEventListeners } from "node:events";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -1753,32 +1753,36 @@ let tlsMaterial: { key: string; cert: string } | undefined;
 function certificate(): { key: string; cert: string } {
   if (tlsMaterial) return tlsMaterial;
   const dir = mkdtempSync(join(tmpdir(), "cdas-sdk-tls-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:P-256",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  tlsMaterial = {
-    key: readFileSync(join(dir, "key.pem"), "utf8"),
-    cert: readFileSync(join(dir, "cert.pem"), "utf8"),
-  };
-  return tlsMaterial;
+  try {
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    tlsMaterial = {
+      key: readFileSync(join(dir, "key.pem"), "utf8"),
+      cert: readFileSync(join(dir, "cert.pem"), "utf8"),
+    };
+    return tlsMaterial;
+  } finally {
+    rmSync(dir, { recursive: true, force: true }); // a private key: read, then gone
+  }
 }
