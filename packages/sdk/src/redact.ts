@@ -21,6 +21,14 @@ const REDACTED = "[redacted]";
 /** What an error body becomes when it spells the secret in a form the SDK cannot take out in place. */
 export const WITHHELD_BODY = "[the body was withheld: it held the client secret]";
 
+/** How what an error body becomes starts when it was too long to keep. */
+const NOT_KEPT = "[the body was not kept: ";
+
+/** Whether an error body is the SDK's words in place of the server's body (withheld, or not kept). */
+export function isBodyPlaceholder(text: string): boolean {
+  return text === WITHHELD_BODY || text.startsWith(NOT_KEPT);
+}
+
 /**
  * The redactor of one secret. Its written forms (raw; JSON-escaped once or twice, as when a body echoes
  * a body; URL-encoded; its UTF-8 bytes read as Latin-1, as a header echoing it arrives; as a host name)
@@ -55,6 +63,22 @@ export function secretRedactor(secret: string): Redact {
     if (!/[\\%]|&#/.test(replaced)) return replaced;
     return spelledWhenUndone(replaced, spells, budget) ? withheld : replaced;
   };
+}
+
+/**
+ * Bearer tokens shorter than this are left in text: taking out a token of a few letters would take
+ * them out of words too (`tok` of `token`).
+ */
+const SHORTEST_TOKEN_TAKEN_OUT = 8;
+
+/**
+ * `redact`, also taking out the bearer token a call sent: a server may echo it in an error answer
+ * (`token … expired`), and a live token in a log line is a credential. A token is the server's own
+ * text, echoed as written: it is taken out as written.
+ */
+export function withTokenRedacted(redact: Redact, token: string | undefined): Redact {
+  if (token === undefined || token.length < SHORTEST_TOKEN_TAKEN_OUT) return redact;
+  return (text, withheld, budget) => redact(text.replaceAll(token, REDACTED), withheld, budget);
 }
 
 /** Text as it stands inside a JSON string. */
@@ -235,9 +259,8 @@ export function redactHeaders(headers: Headers, redact: Redact, budget = decodin
  */
 export function redactBody(text: string | undefined, redact: Redact, budget = decodingBudget()): string {
   // Not cut: a cut could end inside a spelling of the secret, leaving all of it but what comes after.
-  if (text === undefined) return `[the body was not kept: more than ${ERROR_BODY_READ_BYTES} bytes]`;
-  if (text.length > ERROR_BODY_KEPT)
-    return `[the body was not kept: ${text.length} characters, more than 64 KiB]`;
+  if (text === undefined) return `${NOT_KEPT}more than ${ERROR_BODY_READ_BYTES} bytes]`;
+  if (text.length > ERROR_BODY_KEPT) return `${NOT_KEPT}${text.length} characters, more than 64 KiB]`;
   const parsed = parsedJson(text);
   if (parsed === NOT_JSON) return redact(text, WITHHELD_BODY, budget);
   let changed = false;

@@ -19,7 +19,7 @@ import {
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
-import { decodingBudget, type Redact, redactBody, redactHeaders } from "./redact.js";
+import { decodingBudget, type Redact, redactBody, redactHeaders, withTokenRedacted } from "./redact.js";
 import { acceptedReason, bounded, errorTextOf, withUrl } from "./response.js";
 import {
   type ErrorAnswer,
@@ -305,7 +305,7 @@ export function createTransport(config: TransportConfig): Transport {
           throw error;
         }
         if (next === undefined) {
-          if (!response.ok) return await readError(response, call, url, deadline);
+          if (!response.ok) return await readError(response, call, url, deadline, token);
           const limited = withSizeLimit(response, call, url, signal);
           // An answer names the address it came from, as a fetch's does; a custom fetch's may not.
           if (limited.url === "" && limited instanceof Response) withUrl(limited, url);
@@ -400,12 +400,16 @@ export function createTransport(config: TransportConfig): Transport {
     return bounded(response, call.context.limits.maxResponseBytes, signal, answered, config.inflates);
   }
 
-  /** An error answer, read whole here (within the limit and the deadline) and the secret taken out. */
+  /**
+   * An error answer, read whole here (within the limit and the deadline), the secret and the bearer
+   * `token` the call sent taken out.
+   */
   async function readError(
     response: Response,
     call: Call,
     url: string,
     deadline: Deadline,
+    token: string | undefined,
   ): Promise<ErrorAnswer> {
     let errorText: string | undefined;
     try {
@@ -415,8 +419,9 @@ export function createTransport(config: TransportConfig): Transport {
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
-    const { budget, ...parts } = shownParts(url, response.statusText, response.headers);
-    return { status: response.status, ...parts, errorText: redactBody(errorText, config.redact, budget) };
+    const redact = withTokenRedacted(config.redact, token);
+    const { budget, ...parts } = shownParts(url, response.statusText, response.headers, redact);
+    return { status: response.status, ...parts, errorText: redactBody(errorText, redact, budget) };
   }
 
   /**
@@ -431,11 +436,11 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   /**
-   * An answer's address, reason phrase and headers as handed back: without the secret, and no reason
-   * phrase a Response would refuse. They and the error body share the answer's one `budget` of decoding work.
+   * An answer's address, reason phrase and headers as handed back: without the secret (what `redact`
+   * takes out), and no reason phrase a Response would refuse. They and the error body share the
+   * answer's one `budget` of decoding work.
    */
-  function shownParts(url: string, statusText: string, headers: Headers) {
-    const { redact } = config;
+  function shownParts(url: string, statusText: string, headers: Headers, redact = config.redact) {
     const budget = decodingBudget();
     return {
       url: redact(url, undefined, budget),

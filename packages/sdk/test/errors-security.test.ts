@@ -997,3 +997,62 @@ describe("the client secret never leaks", () => {
     expect((copied.cause as Error).message).toBe('{"got":"[redacted]","field":"name"}');
   });
 });
+
+describe("the bearer token is taken out of error answers", () => {
+  const TOKEN = "tok_live_4f8e2c1a9b7d3e5f";
+  const liveTokens = () => tokenResponse(TOKEN);
+  /** An answer that echoes the bearer it was sent, in its body (JSON or text) and a header. */
+  const echoing =
+    (status: number, text = false) =>
+    (request: { headers: Headers }) => {
+      const bearer = request.headers.get("authorization") ?? "";
+      const headers = { "www-authenticate": `Bearer error="invalid_token", sent="${bearer}"` };
+      return text
+        ? new Response(`refused: ${bearer}`, {
+            status,
+            headers: { ...headers, "content-type": "text/plain" },
+          })
+        : json({ name: "unauthorized", message: `token ${bearer.slice(7)} expired` }, { status, headers });
+    };
+  const shows = (value: unknown, text: string) =>
+    inspect(value, { depth: 10, showHidden: true }).includes(text) ||
+    (JSON.stringify(value) ?? "").includes(text) ||
+    String(value).includes(text);
+
+  it("in what paginate throws, sdk.client returns and apiErrorOf gives, after a renewal too", async () => {
+    for (const [status, text] of [
+      [401, false],
+      [403, false],
+      [400, true],
+    ] as const) {
+      const server = scriptedFetch(echoing(status, text), liveTokens);
+      const sdk = testSdk(server.fetch);
+      const thrown = await sdk
+        .paginate("/v1/accounts")
+        .toArray()
+        .catch((e: unknown) => e);
+      const result = await untyped(sdk.client).GET("/v1/accounts", {});
+      // The token was sent, and the server echoed it.
+      expect(server.dataCalls()[0]?.headers.get("authorization")).toBe(`Bearer ${TOKEN}`);
+      for (const value of [thrown, result.error, apiErrorOf(result), [...result.response.headers]]) {
+        expect(shows(value, TOKEN), inspect(value)).toBe(false);
+      }
+      expect(isCdasApiError(thrown)).toBe(true);
+      const { message, headers } = thrown as CdasApiError;
+      expect(message).toContain(text ? "refused: Bearer [redacted]" : "token [redacted] expired");
+      expect(headers.get("www-authenticate")).toBe('Bearer error="invalid_token", sent="Bearer [redacted]"');
+    }
+  });
+
+  it("leaves a short token in the text: taking it out would take it out of words", async () => {
+    const server = scriptedFetch(
+      () => json({ name: "unauthorized", message: "tok_1 token expired" }, { status: 403 }),
+      () => tokenResponse("tok_1"),
+    );
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect((failure as CdasApiError).apiMessage).toBe("tok_1 token expired");
+  });
+});

@@ -1485,7 +1485,11 @@ describe("the secret is redacted from everything handed back", () => {
       api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin));
-    expect(error).toMatchObject({ rawBody: WITHHELD_BODY });
+    // A JSON body withheld: the message does not call it non-JSON.
+    expect(error).toMatchObject({
+      rawBody: WITHHELD_BODY,
+      message: `GET /v1/accounts answered HTTP 400 ${WITHHELD_BODY}`,
+    });
   });
 
   it("an honest error body of 44 KiB full of escapes (URLs, \\/, \\u00e9) is kept and its temporary honoured", async () => {
@@ -1522,7 +1526,11 @@ describe("the secret is redacted from everything handed back", () => {
     );
     const { error, response } = await getAccounts(sdkFor(origin));
     expect(response.status).toBe(400);
-    expect(error).toMatchObject({ rawBody: "[the body was not kept: more than 196608 bytes]" });
+    const notKept = "[the body was not kept: more than 196608 bytes]";
+    expect(error).toMatchObject({
+      rawBody: notKept,
+      message: `GET /v1/accounts answered HTTP 400 ${notKept}`,
+    });
   });
 
   it("an error body past 64 KiB is not kept (a cut could end inside a spelling of it): its length is said", async () => {
@@ -1536,8 +1544,10 @@ describe("the secret is redacted from everything handed back", () => {
       api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin, { clientSecret: secret }));
+    const notKept = `[the body was not kept: ${body.length} characters, more than 64 KiB]`;
     expect(error).toMatchObject({
-      rawBody: `[the body was not kept: ${body.length} characters, more than 64 KiB]`,
+      rawBody: notKept,
+      message: `GET /v1/accounts answered HTTP 400 ${notKept}`,
     });
   });
 
