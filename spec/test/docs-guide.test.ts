@@ -200,6 +200,8 @@ describe("the code to change", () => {
       expect(code).toContain(`- import { createClient } from "@cdas/client-${from.label}";`);
       expect(code).toContain(`+ import { createClient } from "@cdas/client-${to.label}";`);
       expect(code.some((line) => line.includes(`createSdk({ version: "${to.label}"`))).toBe(true);
+      // A record of the newer version fits the older one's types (every field optional): the guide says so.
+      expect(code).toContain(`+ function describe(transaction: ${to.label.toUpperCase()}.Transaction) {`);
     },
   );
 

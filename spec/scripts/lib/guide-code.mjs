@@ -37,6 +37,11 @@ function clauseLines(clause, entry, section, report) {
         `  // or, with a client directly (and @cdas/client-${report.to.label} in package.json):`,
         `- import { createClient } from "@cdas/client-${report.from.label}";`,
         `+ import { createClient } from "@cdas/client-${report.to.label}";`,
+        // Every field of a record is optional: a newer record still fits an older type, and a field that
+        // moved reads undefined without a compile error. Each model type named changes with the version.
+        `  // and every model type you name: the compiler does not ask, as a ${report.to.label} record fits a ${report.from.label} type (its fields are optional)`,
+        `- function describe(transaction: ${report.from.label.toUpperCase()}.Transaction) {`,
+        `+ function describe(transaction: ${report.to.label.toUpperCase()}.Transaction) {`,
       ];
     case "envelope":
       return section.operations.flatMap((op) => [

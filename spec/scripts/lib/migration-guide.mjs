@@ -394,7 +394,7 @@ function versionBullet(report, change) {
       {
         kind: "version",
         // The interface asks clients to send the header while migrating (a console pin cannot be lowered).
-        text: `send \`X-Platform-Version: ${report.to.label}\` on every request (was \`${change.before}\`)`,
+        text: `send \`X-Platform-Version: ${report.to.label}\` on every request (was \`${change.before}\`), and name every model type from ${report.to.label} (\`${report.to.label.toUpperCase()}.Transaction\`, not \`${change.before.toUpperCase()}.Transaction\`)`,
       },
     ],
     changes: [change],
