@@ -37,8 +37,9 @@ Options:
   --reference-date <d>    Last day of the data set, YYYY-MM-DD (default ${SANDBOX_DEFAULTS.referenceDate})
   --today <d|now>         "Today" of the 90-day default window (default: the reference date)
   --ca-file <path>        Keep the CA there, its key beside it (<path>.key), for every later start
-                          (default: a new CA each start, in /tmp/cdas-mock/ca-<port>.pem, removed
-                          on stop; on Windows, in the temp folder)
+                          (default: a new CA each start, in /tmp/cdas-mock/ca-<port>.pem, or
+                          ca-<port>-<host>.pem on another --host, removed on stop; on Windows,
+                          in the temp folder)
   --plain-http            Serve plain HTTP instead of HTTPS (no certificate)
   --quiet                 Do not print a line per request
   -h, --help              This help
@@ -133,6 +134,18 @@ async function keptAuthority(caFile: string): Promise<{ authority: CertificateAu
 }
 
 /**
+ * Where the CA file goes without --ca-file: named by the port, and by the host too when it is not the
+ * default one (two sandboxes may share a port on two hosts, 127.0.0.1 and ::1; one file would be
+ * overwritten by the second, and removed when either stops).
+ */
+function defaultCaFile(url: string): string {
+  const { hostname, port } = new URL(url);
+  const host = hostname.replace(/^\[|\]$/g, "");
+  const qualifier = host === SANDBOX_DEFAULTS.host ? "" : `-${host.replace(/[^\w.-]/g, "_")}`;
+  return join(CA_FOLDER, `ca-${port}${qualifier}.pem`);
+}
+
+/**
  * Writes the CA file at the default place (HTTPS without --ca-file), then prints the address,
  * credentials and a curl line that works. Returns that CA file, to remove on exit.
  */
@@ -144,7 +157,7 @@ function announce(
   let caOption = "";
   let written: string | undefined;
   if (server.ca) {
-    const file = caFile ?? join(CA_FOLDER, `ca-${new URL(server.url).port}.pem`);
+    const file = caFile ?? defaultCaFile(server.url);
     if (caFile === undefined) {
       mkdirSync(CA_FOLDER, { recursive: true });
       writeFileSync(file, server.ca);

@@ -24,10 +24,11 @@ interface RuntimeGlobals {
 /**
  * A fetch trusting `ca` (PEM) besides the usual authorities; with `ca` null, the global fetch. Once
  * closed it fails as fetch fails, saying why (rather than each runtime's "client destroyed" or "bad
- * resource ID").
+ * resource ID"). Closing it again is closing it once (a test's teardown often closes twice).
  */
 export async function trustingFetch(ca: string | null): Promise<TrustedFetch> {
   const trusted = await runtimeTrustingFetch(ca);
+  let closing: Promise<void> | undefined;
   let closed = false;
   return {
     fetch: (input, init) =>
@@ -40,7 +41,10 @@ export async function trustingFetch(ca: string | null): Promise<TrustedFetch> {
         : trusted.fetch(input, init),
     close: () => {
       closed = true;
-      return trusted.close();
+      closing ??= (async () => {
+        await trusted.close();
+      })();
+      return closing;
     },
   };
 }

@@ -89,6 +89,30 @@ describe("cdas-mock", () => {
   );
 
   it.skipIf(!built)(
+    "two on one port, on 127.0.0.1 and ::1, write a CA file each: neither overwrites nor removes the other's",
+    async () => {
+      const first = await startCli([]);
+      const port = /https:\/\/127\.0\.0\.1:(\d+)/.exec(first.curlLine)![1]!;
+      try {
+        const second = await startCli(["--host", "::1", "--port", port]);
+        try {
+          // Both were /tmp/cdas-mock/ca-<port>.pem: the second's CA replaced the first's.
+          expect(second.caFile).not.toBe(first.caFile);
+          if (process.platform !== "win32") expect(second.caFile).toBe(`/tmp/cdas-mock/ca-${port}-__1.pem`);
+          await tokenCall(first.curlLine, readFileSync(first.caFile, "utf8"));
+          await tokenCall(second.curlLine, readFileSync(second.caFile, "utf8"));
+        } finally {
+          expect(await second.stop()).toBe(0);
+        }
+        expect(existsSync(second.caFile)).toBe(false);
+        expect(existsSync(first.caFile)).toBe(true);
+      } finally {
+        expect(await first.stop()).toBe(0);
+      }
+    },
+  );
+
+  it.skipIf(!built)(
     "with --ca-file keeps the CA, its key readable by its owner alone: a client trusting the file trusts later starts",
     async () => {
       const folder = mkdtempSync(join(tmpdir(), "cdas-mock-ca-"));

@@ -7,6 +7,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer } from "../src/server.js";
 import { authorityProblem, makeAuthority } from "../src/tls.js";
+import { trustingFetch } from "../src/trusted-fetch.js";
 import { assertErrorOnPath, assertShortError, Sandbox } from "./helpers.js";
 
 /**
@@ -269,6 +270,16 @@ describe("transport", () => {
     expect((failure as Error).cause).toMatchObject({
       message: expect.stringMatching(/^this fetch was closed/),
     });
+  });
+
+  it("closes again, once closed, without an error: a test's teardown often closes twice", async () => {
+    const sandbox = await startMockServer();
+    const fetch = await trustingFetch(sandbox.ca);
+    await sandbox.close();
+    await fetch.close();
+    // The second close of each was undici's "The client is destroyed" (UND_ERR_DESTROYED).
+    await expect(sandbox.close()).resolves.toBeUndefined();
+    await expect(fetch.close()).resolves.toBeUndefined();
   });
 
   it("with tls: false serves plain HTTP and returns no CA", async () => {
