@@ -285,7 +285,13 @@ export function buildSdk(
       return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
     // The answer's address names the call whole (which page of a walk); the message keeps its path.
     const { timeoutMs } = context.limits;
-    return bodyReadError(error, method, answer?.url || pathOnly, timeoutMs, redact, deadlinePassed);
+    const { attempts } = context;
+    return bodyReadError(error, method, answer?.url || pathOnly, {
+      timeoutMs,
+      redact,
+      deadlinePassed,
+      attempts,
+    });
   };
 
   /**
@@ -354,6 +360,11 @@ function middlewareOf(engine: Client<any>): MiddlewareOf {
   const calls = new WeakMap<object, CallContext>();
   let inUse = false;
   const marker: Middleware = {
+    // Before any of the caller's: the address a middleware's own answer is then named by.
+    onRequest({ options, request }) {
+      const context = calls.get(options.fetch);
+      if (context) context.requested = request.url;
+    },
     onResponse({ options, response }) {
       const context = calls.get(options.fetch);
       // A body a middleware read without a clone cannot be read again: its doing, not the server's.
@@ -574,8 +585,8 @@ function withErrorOfStatus(
   // Made for every such answer, for `apiErrorOf`: the error `paginate` would throw for it. It names the
   // answer's address, or for an answer without one (a middleware's own) the address the call was sent
   // to, or its path if it was not sent.
-  const called = response.url || context.answer?.url || textOf(path);
-  const typed = keptApiError(response, method, called, error, redact);
+  const called = response.url || context.answer?.url || context.requested || textOf(path);
+  const typed = keptApiError(response, method, called, error, redact, context.attempts);
   return isObject(error) ? result : { ...result, error: typed };
 }
 

@@ -42,6 +42,11 @@ export interface FailedCall {
   url: string;
 }
 
+/** A failed call as the retry loop leaves it: `attempts`, how many times the SDK sent it. */
+interface AttemptedCall extends FailedCall {
+  attempts?: number | undefined;
+}
+
 /** The connection failed (refused, reset, untrusted certificate, ...); `cause` keeps the chain, redacted. */
 export class CdasConnectionError extends CdasError {
   override name = "CdasConnectionError";
@@ -51,16 +56,20 @@ export class CdasConnectionError extends CdasError {
   readonly method: string;
   /** The address called, query included (which page of a walk), the client secret taken out. */
   readonly url: string;
+  /** How many times the SDK sent the call, retries included: this failure was the last of them. */
+  readonly attempts: number | undefined;
 
-  constructor(message: string, options: FailedCall & { cause: unknown; retryable: boolean }) {
+  constructor(message: string, options: AttemptedCall & { cause: unknown; retryable: boolean }) {
     super(message, { cause: options.cause });
     this.retryable = options.retryable;
     this.method = options.method;
     this.url = options.url;
+    this.attempts = options.attempts;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), method: this.method, url: this.url, retryable: this.retryable };
+    const { method, url, retryable, attempts } = this;
+    return { ...super.toJSON(), method, url, retryable, attempts };
   }
 }
 
@@ -71,15 +80,18 @@ export class CdasTimeoutError extends CdasError {
   readonly method: string;
   /** The address called, query included, the client secret taken out. */
   readonly url: string;
+  /** How many times the SDK sent the call, retries included (each had `timeoutMs`): this one timed out. */
+  readonly attempts: number | undefined;
 
-  constructor(message: string, call: FailedCall) {
+  constructor(message: string, call: AttemptedCall) {
     super(message);
     this.method = call.method;
     this.url = call.url;
+    this.attempts = call.attempts;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), method: this.method, url: this.url };
+    return { ...super.toJSON(), method: this.method, url: this.url, attempts: this.attempts };
   }
 }
 
@@ -150,6 +162,8 @@ export interface CdasApiErrorInit {
   retryAfterMs?: number;
   /** The answer's headers (copied; the SDK's own errors pass them with the client secret taken out). */
   headers?: Headers;
+  /** How many times the SDK sent the call (see `CdasApiError.attempts`). */
+  attempts?: number | undefined;
 }
 
 /**
@@ -174,6 +188,11 @@ export class CdasApiError extends CdasError {
   readonly rawBody: string | undefined;
   readonly retryAfterMs: number | undefined;
   /**
+   * How many times the SDK sent the call, retries and a 401's renewal included: this answer is the
+   * last one's (0 when a middleware of yours answered without sending it).
+   */
+  readonly attempts: number | undefined;
+  /**
    * The answer's headers, a copy with the client secret taken out as everywhere else (a value that
    * holds it reads `[redacted]`, a name that does `x-redacted`). Neither in `toJSON` nor enumerable (so
    * `console.error` and `util.inspect` leave it out too), and not writable: a log line written from the
@@ -196,13 +215,14 @@ export class CdasApiError extends CdasError {
     this.body = init.body;
     this.rawBody = init.rawBody;
     this.retryAfterMs = init.retryAfterMs;
+    this.attempts = init.attempts;
     // A copy: the caller's (or the answer's) Headers may change after the error is made.
     Object.defineProperty(this, "headers", { value: new Headers(init.headers), enumerable: false });
   }
 
   override toJSON(): Record<string, unknown> {
-    const { status, apiErrorName, apiMessage, id, fault, temporary, timeout, method, url, retryAfterMs } =
-      this;
+    const { status, apiErrorName, apiMessage, id, fault, temporary, timeout, method, url } = this;
+    const { retryAfterMs, attempts } = this;
     return {
       ...super.toJSON(),
       status,
@@ -215,6 +235,7 @@ export class CdasApiError extends CdasError {
       method,
       url,
       retryAfterMs, // the wait the server asked for: what an on-call reader of a 429 or 503 needs
+      attempts,
     };
   }
 }
@@ -288,6 +309,7 @@ export function apiErrorFor(
   url: string,
   body: unknown,
   redact: Redact,
+  attempts?: number,
 ): CdasApiError {
   const text = typeof body === "string" ? body : undefined;
   const parsed = text === undefined ? { body } : parseErrorText(text);
@@ -299,6 +321,7 @@ export function apiErrorFor(
     rawBody: parsed.rawBody,
     retryAfterMs: retryAfterOf(answer.headers),
     headers: redactHeaders(answer.headers, redact),
+    attempts,
   };
   const status = answer.status;
   if (status === 400 || status === 422) return new CdasInvalidRequestError(init);
@@ -323,8 +346,9 @@ export function keptApiError(
   url: string,
   body: unknown,
   redact: Redact,
+  attempts: number,
 ): CdasApiError {
-  const error = apiErrorFor(response, method, url, body, redact);
+  const error = apiErrorFor(response, method, url, body, redact, attempts);
   Object.defineProperty(response, KEPT_API_ERROR, { value: error, configurable: true });
   return error;
 }
@@ -453,14 +477,8 @@ export function calledAs({ method, url }: FailedCall): string {
   return `${method} ${pathOf(url)}`;
 }
 
-function timeoutError(method: string, url: string, timeoutMs: number): CdasTimeoutError {
-  return new CdasTimeoutError(
-    `${method} ${pathOf(url)} timed out after ${timeoutMs} ms (its body included)`,
-    {
-      method,
-      url,
-    },
-  );
+function timeoutError(call: AttemptedCall, timeoutMs: number): CdasTimeoutError {
+  return new CdasTimeoutError(`${calledAs(call)} timed out after ${timeoutMs} ms (its body included)`, call);
 }
 
 /**
@@ -474,18 +492,17 @@ export function bodyReadError(
   error: unknown,
   method: string,
   url: string,
-  timeoutMs: number,
-  redact: Redact,
-  deadlinePassed = false,
+  how: Omit<WireFailureOf, "timedOut" | "during"> & { deadlinePassed: boolean },
 ): CdasError {
+  const { deadlinePassed, ...rest } = how;
   if (error instanceof SyntaxError) {
-    const cause = redactError(withoutExcerpt(error), redact);
-    const call = redactedCall(method, url, redact);
+    const cause = redactError(withoutExcerpt(error), how.redact);
+    const call = redactedCall(method, url, how.redact);
     return invalidAnswer(call, " answered 2xx with a body that is not JSON", cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
   const timedOut = deadlinePassed || (error as Error | null)?.name === "TimeoutError";
-  return wireFailure(error, method, url, { timedOut, timeoutMs, redact, during: " while reading the body" });
+  return wireFailure(error, method, url, { ...rest, timedOut, during: " while reading the body" });
 }
 
 /**
@@ -505,16 +522,23 @@ function withoutExcerpt(error: SyntaxError): SyntaxError {
  * What a failure on the wire becomes: a CdasError (the size limit, a refused redirect) as it is, a
  * timeout when the attempt's deadline passed, a connection error naming its cause otherwise.
  */
-export function wireFailure(
-  error: unknown,
-  method: string,
-  url: string,
-  how: { timedOut: boolean; timeoutMs: number; redact: Redact; during?: string },
-): CdasError {
+export function wireFailure(error: unknown, method: string, url: string, how: WireFailureOf): CdasError {
   if (isCdasError(error)) return error;
   // After a redirect the address is the server's Location: redacted like everything of the server's.
-  if (how.timedOut) return timeoutError(method, how.redact(url), how.timeoutMs);
-  return connectionError(error, method, url, how.redact, how.during);
+  const call = { method, url: how.redact(url), attempts: how.attempts };
+  if (how.timedOut) return timeoutError(call, how.timeoutMs);
+  return connectionError(error, call, how.redact, how.during);
+}
+
+/** What `wireFailure` needs to know of a failed attempt. */
+interface WireFailureOf {
+  timedOut: boolean;
+  timeoutMs: number;
+  redact: Redact;
+  /** Where the failure came, in words (` while reading the body`). */
+  during?: string;
+  /** How many times the call was sent, this attempt included. */
+  attempts: number | undefined;
 }
 
 /**
@@ -583,16 +607,14 @@ const CAUSES_BY_WORDS: ReadonlyArray<readonly [RegExp, ConnectionCause]> = [
  */
 function connectionError(
   error: unknown,
-  method: string,
-  url: string,
+  call: AttemptedCall,
   redact: Redact,
   during = "",
 ): CdasConnectionError {
   const { cause, detail } = knownCause(causeChain(error).reverse());
   const reason = cause ? `${cause.words} (${detail})${cause.hint ?? ""}` : detail;
-  return new CdasConnectionError(redact(`${method} ${pathOf(url)} failed${during}: ${reason}`), {
-    method,
-    url: redact(url),
+  return new CdasConnectionError(redact(`${calledAs(call)} failed${during}: ${reason}`), {
+    ...call,
     cause: redactedCopy(error, redact),
     retryable: cause?.lasting !== true,
   });

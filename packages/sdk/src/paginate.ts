@@ -4,13 +4,12 @@
  * transport, and any middleware the user added with `sdk.client.use`.
  */
 import {
-  apiErrorFor,
+  apiErrorOf,
   type FailedCall,
   failedInCallersCode,
   invalidAnswer,
   invalidOptions,
   invalidResponse,
-  isCdasApiError,
   isObject,
   paginationLoop,
   redactedCall,
@@ -236,7 +235,7 @@ async function* walk(
     const letGoWalk = followAbort(page, ended);
     const letGoCaller = followAbort(page, callerSignal);
     const pageInit = { ...(link === undefined ? firstInit : linkInit(link)), signal: page.signal };
-    return getPage(context, path, pageInit, link?.href)
+    return getPage(context, path, pageInit)
       .then((fetched) => ({ ...fetched, link }))
       .finally(() => {
         letGoWalk();
@@ -279,18 +278,11 @@ async function* walk(
  * One page through `client.GET`, which parses its JSON (and types a body that is not JSON, as for
  * every call of the client): a non-2xx page throws.
  */
-async function getPage(
-  context: PaginatorContext,
-  path: string,
-  init: RequestInitLike,
-  link: string | undefined,
-): Promise<Fetched> {
-  const { data, error, response } = await context.get(path, { ...init, parseAs: "json" });
+async function getPage(context: PaginatorContext, path: string, init: RequestInitLike): Promise<Fetched> {
+  const { data, response } = await context.get(path, { ...init, parseAs: "json" });
   if (response.ok) return { data, response };
-  // An answer whose body said nothing has the SDK's error as its `error` already (core.ts).
-  if (isCdasApiError(error)) throw error;
-  const address = response.url || link || `${context.baseUrl}${path}`;
-  throw apiErrorFor(response, "GET", address, error, context.redact);
+  // sdk.client keeps the SDK's error of every answer that was not 2xx on it (core.ts).
+  throw apiErrorOf({ response });
 }
 
 /** What an error of a page names: the call that read it. */

@@ -62,6 +62,10 @@ export interface CallContext {
   readonly callerSignal: AbortSignal | undefined;
   /** Set when the request reaches the transport: a failure before that was never sent. */
   sent: boolean;
+  /** How many times the call has been sent (retries and a 401's renewal included): errors say it. */
+  attempts: number;
+  /** The address of the request openapi-fetch built, when a middleware may answer it in the transport's place. */
+  requested: string | undefined;
   /** The response handed back to openapi-fetch: a failure while its body is still unread is not the wire's. */
   answer: Response | undefined;
   /**
@@ -83,6 +87,8 @@ export function newCallContext(limits: CallLimits, callerSignal?: AbortSignal | 
     limits,
     callerSignal: callerSignal ?? undefined,
     sent: false,
+    attempts: 0,
+    requested: undefined,
     answer: undefined,
     readDeadline: undefined,
     failure: undefined,
@@ -204,20 +210,21 @@ export function createTransport(config: TransportConfig): Transport {
     const context = newCallContext(config.limits, signal);
     const call: Call = { request, body, isTokenCall: true, context };
     const answer = await withRetries(call);
-    if (isErrorAnswer(answer)) throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact);
+    const { attempts } = call.context;
+    if (isErrorAnswer(answer))
+      throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact, attempts);
     let text: string;
     try {
       text = await answer.text();
     } catch (error) {
       const deadlinePassed = call.context.readDeadline?.timedOut === true;
-      throw bodyReadError(
-        error,
-        "POST",
-        tokenUrl,
-        call.context.limits.timeoutMs,
-        config.redact,
+      const { timeoutMs } = call.context.limits;
+      throw bodyReadError(error, "POST", tokenUrl, {
+        timeoutMs,
+        redact: config.redact,
         deadlinePassed,
-      );
+        attempts,
+      });
     } finally {
       call.context.readDeadline?.end();
     }
@@ -248,6 +255,7 @@ export function createTransport(config: TransportConfig): Transport {
     for (let retries = 0; ; ) {
       const token = call.isTokenCall ? undefined : (tokens.fresh() ?? (await tokens.get(signal)));
       let outcome: Outcome;
+      call.context.attempts++;
       try {
         outcome = await exchange(call, token);
       } catch (error) {
@@ -459,6 +467,7 @@ export function createTransport(config: TransportConfig): Transport {
       timeoutMs: call.context.limits.timeoutMs,
       redact: config.redact,
       during,
+      attempts: call.context.attempts,
     });
   }
 

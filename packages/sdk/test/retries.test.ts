@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiErrorFor, isCdasError, parseRetryAfter, retryAfterOf } from "../src/errors.js";
+import { apiErrorFor, apiErrorOf, isCdasError, parseRetryAfter, retryAfterOf } from "../src/errors.js";
 import { retryDelay } from "../src/retry.js";
 import { json, scriptedFetch, testSdk, untyped } from "./helpers.js";
 
@@ -224,6 +224,75 @@ describe("retries", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(server.dataCalls()).toHaveLength(2);
     await pending;
+  });
+});
+
+describe("errors say how many times the call was sent", () => {
+  it("a timeout, a refused connection and an error answer after every retry: each attempt counted", async () => {
+    const hangs = scriptedFetch(() => new Promise<Response>(() => {}));
+    const refused = scriptedFetch(() => {
+      throw new TypeError("fetch failed", {
+        cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }),
+      });
+    });
+    const busy = scriptedFetch(() => json({ name: "busy" }, { status: 503 }));
+    for (const [server, name] of [
+      [hangs, "CdasTimeoutError"],
+      [refused, "CdasConnectionError"],
+      [busy, "CdasServerError"],
+    ] as const) {
+      const sdk = testSdk(server.fetch, { timeoutMs: 20, maxRetries: 2 });
+      const thrown = await sdk
+        .paginate("/v1/accounts")
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(server.dataCalls()).toHaveLength(3);
+      expect(thrown).toMatchObject({ name, attempts: 3 });
+      // What a log line of the error shows.
+      expect((thrown as { toJSON(): object }).toJSON()).toMatchObject({ attempts: 3 });
+    }
+    const result = await untyped(testSdk(busy.fetch, { maxRetries: 1 }).client).GET("/v1/accounts", {});
+    expect(apiErrorOf(result)).toMatchObject({ status: 503, attempts: 2 });
+  });
+
+  it("a 401 renewed once counts both sendings; a POST, never retried, one; the token call its own", async () => {
+    const unauthorized = scriptedFetch(() => json({ name: "unauthorized" }, { status: 401 }));
+    const renewed = await untyped(testSdk(unauthorized.fetch).client).GET("/v1/accounts", {});
+    expect(apiErrorOf(renewed)).toMatchObject({ status: 401, attempts: 2 });
+
+    const busy = scriptedFetch(() => json({ name: "busy" }, { status: 503 }));
+    const posted = await untyped(testSdk(busy.fetch).client).POST("/v1/auth/session", { body: {} });
+    expect(apiErrorOf(posted)).toMatchObject({ status: 503, attempts: 1 });
+
+    const tokenBusy = scriptedFetch(
+      () => json({ data: [] }),
+      () => json({ name: "busy" }, { status: 503 }),
+    );
+    const failure = await untyped(testSdk(tokenBusy.fetch, { maxRetries: 1 }).client)
+      .GET("/v1/accounts", {})
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ status: 503, url: "https://api.test/v1/token", attempts: 2 });
+  });
+
+  it("an answer a middleware gave without sending the call: 0 attempts, named by the address it was for", async () => {
+    const server = scriptedFetch(() => json({ data: [] }));
+    const sdk = testSdk(server.fetch);
+    sdk.client.use({ onRequest: () => json({ name: "refused", message: "by policy" }, { status: 403 }) });
+    const thrown = await sdk
+      .paginate("/v1/accounts", { params: { query: { end_user_id: "eu_1" } } })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(server.dataCalls()).toHaveLength(0);
+    // It was named by the list's path alone (no address) from sdk.client, without the query by paginate.
+    expect(thrown).toMatchObject({
+      name: "CdasPermissionError",
+      attempts: 0,
+      url: "https://api.test/v1/accounts?end_user_id=eu_1",
+    });
+    const result = await untyped(sdk.client).GET("/v1/accounts", {
+      params: { query: { end_user_id: "eu_1" } },
+    });
+    expect(apiErrorOf(result)?.toJSON()).toEqual((thrown as { toJSON(): object }).toJSON());
   });
 });
 
