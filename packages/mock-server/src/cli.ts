@@ -138,11 +138,10 @@ async function keptAuthority(caFile: string): Promise<{ authority: CertificateAu
  * default one (two sandboxes may share a port on two hosts, 127.0.0.1 and ::1; one file would be
  * overwritten by the second, and removed when either stops).
  */
-function defaultCaFile(url: string): string {
-  const { hostname, port } = new URL(url);
-  const host = hostname.replace(/^\[|\]$/g, "");
+function defaultCaFile(host: string, url: string): string {
+  // The host as given: 0.0.0.0 is served at 127.0.0.1, and may share a port with it where binding allows.
   const qualifier = host === SANDBOX_DEFAULTS.host ? "" : `-${host.replace(/[^\w.-]/g, "_")}`;
-  return join(CA_FOLDER, `ca-${port}${qualifier}.pem`);
+  return join(CA_FOLDER, `ca-${new URL(url).port}${qualifier}.pem`);
 }
 
 /**
@@ -151,13 +150,14 @@ function defaultCaFile(url: string): string {
  */
 function announce(
   server: MockServer,
+  host: string,
   caFile: string | undefined,
   keyNote: string | undefined,
 ): string | undefined {
   let caOption = "";
   let written: string | undefined;
   if (server.ca) {
-    const file = caFile ?? defaultCaFile(server.url);
+    const file = caFile ?? defaultCaFile(host, server.url);
     if (caFile === undefined) {
       mkdirSync(CA_FOLDER, { recursive: true });
       writeFileSync(file, server.ca);
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   const kept = options.tls && caFile !== undefined ? await keptAuthority(caFile) : undefined;
   if (kept) options.tls = kept.authority;
   const server = await startMockServer(options);
-  const writtenCa = announce(server, caFile, kept?.note);
+  const writtenCa = announce(server, options.host ?? SANDBOX_DEFAULTS.host, caFile, kept?.note);
   const stop = () => {
     if (writtenCa) rmSync(writtenCa, { force: true });
     server.close().then(

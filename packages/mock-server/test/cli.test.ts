@@ -109,6 +109,13 @@ describe("cdas-mock", () => {
       } finally {
         expect(await first.stop()).toBe(0);
       }
+      // Named by the host as given, whatever address the sandbox then prints for it.
+      const named = await startCli(["--host", "localhost"]);
+      try {
+        expect(named.caFile).toMatch(/[/\\]ca-\d+-localhost\.pem$/);
+      } finally {
+        expect(await named.stop()).toBe(0);
+      }
     },
   );
 

@@ -284,14 +284,7 @@ export function buildSdk(
     if (answer !== undefined && context.watched && !context.pastMiddleware && !deadlinePassed)
       return failedInCallersCode(error, method, pathOnly, redact, "on the answer");
     // The answer's address names the call whole (which page of a walk); the message keeps its path.
-    const { timeoutMs } = context.limits;
-    const { attempts } = context;
-    return bodyReadError(error, method, answer?.url || pathOnly, {
-      timeoutMs,
-      redact,
-      deadlinePassed,
-      attempts,
-    });
+    return bodyReadError(error, method, answer?.url || pathOnly, context, redact);
   };
 
   /**

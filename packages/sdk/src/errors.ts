@@ -485,24 +485,40 @@ function timeoutError(call: AttemptedCall, timeoutMs: number): CdasTimeoutError 
  * What a failure while a 2xx body is read becomes: the SDK's transport hands such an answer back
  * unread, and the body is read later (by openapi-fetch, or the token call), still under the attempt's
  * deadline. A CdasError (the size limit) stays as it is; the caller's abort is the caller's to check.
- * `deadlinePassed`: the read failed once the deadline had fired, whatever the error says (Node's
- * fetch fails a read begun after its signal aborted with a plain AbortError).
+ * A read that failed once the deadline had fired is a timeout, whatever the error says (Node's fetch
+ * fails a read begun after its signal aborted with a plain AbortError).
  */
 export function bodyReadError(
   error: unknown,
   method: string,
   url: string,
-  how: Omit<WireFailureOf, "timedOut" | "during"> & { deadlinePassed: boolean },
+  read: BodyRead,
+  redact: Redact,
 ): CdasError {
-  const { deadlinePassed, ...rest } = how;
   if (error instanceof SyntaxError) {
-    const cause = redactError(withoutExcerpt(error), how.redact);
-    const call = redactedCall(method, url, how.redact);
+    const cause = redactError(withoutExcerpt(error), redact);
+    const call = redactedCall(method, url, redact);
     return invalidAnswer(call, " answered 2xx with a body that is not JSON", cause);
   }
   // The deadline rejects the read with its reason, a TimeoutError.
-  const timedOut = deadlinePassed || (error as Error | null)?.name === "TimeoutError";
-  return wireFailure(error, method, url, { ...rest, timedOut, during: " while reading the body" });
+  const timedOut = read.readDeadline?.timedOut === true || (error as Error | null)?.name === "TimeoutError";
+  const { attempts, limits } = read;
+  const { timeoutMs } = limits;
+  return wireFailure(error, method, url, {
+    timedOut,
+    timeoutMs,
+    redact,
+    attempts,
+    during: " while reading the body",
+  });
+}
+
+/** What `bodyReadError` reads of the call whose body failed (the transport's `CallContext`). */
+interface BodyRead {
+  limits: { timeoutMs: number };
+  /** The deadline of the attempt that answered: once it has fired, a failed read is its doing. */
+  readDeadline?: { timedOut: boolean } | undefined;
+  attempts: number;
 }
 
 /**

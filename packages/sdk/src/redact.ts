@@ -21,12 +21,16 @@ const REDACTED = "[redacted]";
 /** What an error body becomes when it spells the secret in a form the SDK cannot take out in place. */
 export const WITHHELD_BODY = "[the body was withheld: it held the client secret]";
 
-/** How what an error body becomes starts when it was too long to keep. */
-const NOT_KEPT = "[the body was not kept: ";
+/** What an error body becomes when it is too long to keep: more bytes than are read, or characters than are kept. */
+const notKept = (length: string) => `[the body was not kept: ${length}]`;
+const NOT_KEPT = /^\[the body was not kept: (?:more than \d+ bytes|\d+ characters, more than 64 KiB)\]$/;
 
-/** Whether an error body is the SDK's words in place of the server's body (withheld, or not kept). */
+/**
+ * Whether an error body is the SDK's words in place of the server's body (withheld, or not kept):
+ * exactly those words, so that a server cannot pass a body of its own off as them.
+ */
 export function isBodyPlaceholder(text: string): boolean {
-  return text === WITHHELD_BODY || text.startsWith(NOT_KEPT);
+  return text === WITHHELD_BODY || NOT_KEPT.test(text);
 }
 
 /**
@@ -72,13 +76,20 @@ export function secretRedactor(secret: string): Redact {
 const SHORTEST_TOKEN_TAKEN_OUT = 8;
 
 /**
- * `redact`, also taking out the bearer token a call sent: a server may echo it in an error answer
- * (`token … expired`), and a live token in a log line is a credential. A token is the server's own
- * text, echoed as written: it is taken out as written.
+ * Text without the bearer token a call sent: a server may echo it (`token … expired`), and a live
+ * token in a log line is a credential. A token is the server's own text, echoed as written: it is
+ * taken out as written.
  */
+export function withoutToken(text: string, token: string | undefined): string {
+  return token === undefined || token.length < SHORTEST_TOKEN_TAKEN_OUT
+    ? text
+    : text.replaceAll(token, REDACTED);
+}
+
+/** `redact`, also taking out the bearer `token` (`withoutToken`). */
 export function withTokenRedacted(redact: Redact, token: string | undefined): Redact {
   if (token === undefined || token.length < SHORTEST_TOKEN_TAKEN_OUT) return redact;
-  return (text, withheld, budget) => redact(text.replaceAll(token, REDACTED), withheld, budget);
+  return (text, withheld, budget) => redact(withoutToken(text, token), withheld, budget);
 }
 
 /** Text as it stands inside a JSON string. */
@@ -259,8 +270,8 @@ export function redactHeaders(headers: Headers, redact: Redact, budget = decodin
  */
 export function redactBody(text: string | undefined, redact: Redact, budget = decodingBudget()): string {
   // Not cut: a cut could end inside a spelling of the secret, leaving all of it but what comes after.
-  if (text === undefined) return `${NOT_KEPT}more than ${ERROR_BODY_READ_BYTES} bytes]`;
-  if (text.length > ERROR_BODY_KEPT) return `${NOT_KEPT}${text.length} characters, more than 64 KiB]`;
+  if (text === undefined) return notKept(`more than ${ERROR_BODY_READ_BYTES} bytes`);
+  if (text.length > ERROR_BODY_KEPT) return notKept(`${text.length} characters, more than 64 KiB`);
   const parsed = parsedJson(text);
   if (parsed === NOT_JSON) return redact(text, WITHHELD_BODY, budget);
   let changed = false;

@@ -19,7 +19,14 @@ import {
   unreadableAnswer,
   wireFailure,
 } from "./errors.js";
-import { decodingBudget, type Redact, redactBody, redactHeaders, withTokenRedacted } from "./redact.js";
+import {
+  decodingBudget,
+  type Redact,
+  redactBody,
+  redactHeaders,
+  withoutToken,
+  withTokenRedacted,
+} from "./redact.js";
 import { acceptedReason, bounded, errorTextOf, withUrl } from "./response.js";
 import {
   type ErrorAnswer,
@@ -124,6 +131,13 @@ interface Call {
   /** The token call: never a bearer, never a redirect. */
   isTokenCall: boolean;
   context: CallContext;
+  /** The bearer token the attempt in progress sent (none for the token call). */
+  token?: string | undefined;
+  /**
+   * What is taken out of everything the call hands back or throws: the secret, and the bearer token the
+   * attempt in progress sent (a server may echo it).
+   */
+  redact: Redact;
 }
 
 /** One attempt's deadline, ended by `end()`. */
@@ -200,6 +214,8 @@ export function createTransport(config: TransportConfig): Transport {
   const callOf = (method: string, url: string) => redactedCall(method, url, config.redact);
   const called = (method: string, url: string) => calledAs(callOf(method, url));
   const tokenCall = callOf("POST", tokenUrl);
+  /** The call an answer came for, as its errors name it (`call.redact`: the bearer token taken out too). */
+  const answeredCall = (call: Call, url: string) => redactedCall(call.request.method, url, call.redact);
 
   /** The token call; `signal` aborts it once no caller waits for it (auth.ts). */
   async function issueToken(signal: AbortSignal): Promise<IssuedToken> {
@@ -208,23 +224,15 @@ export function createTransport(config: TransportConfig): Transport {
     const body = config.tokenBody();
     const request = new Request(tokenUrl, { method: "POST", headers, redirect: "manual", signal });
     const context = newCallContext(config.limits, signal);
-    const call: Call = { request, body, isTokenCall: true, context };
+    const call: Call = { request, body, isTokenCall: true, context, redact: config.redact };
     const answer = await withRetries(call);
-    const { attempts } = call.context;
     if (isErrorAnswer(answer))
-      throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact, attempts);
+      throw apiErrorFor(answer, "POST", tokenUrl, answer.errorText, config.redact, call.context.attempts);
     let text: string;
     try {
       text = await answer.text();
     } catch (error) {
-      const deadlinePassed = call.context.readDeadline?.timedOut === true;
-      const { timeoutMs } = call.context.limits;
-      throw bodyReadError(error, "POST", tokenUrl, {
-        timeoutMs,
-        redact: config.redact,
-        deadlinePassed,
-        attempts,
-      });
+      throw bodyReadError(error, "POST", tokenUrl, call.context, config.redact);
     } finally {
       call.context.readDeadline?.end();
     }
@@ -263,7 +271,7 @@ export function createTransport(config: TransportConfig): Transport {
         if (signal?.aborted) throw error;
         // Anything but the SDK's own error came from an answer it could not examine (a custom fetch's).
         const { method, url } = call.request;
-        outcome = isCdasError(error) ? error : unreadableAnswer(error, method, url, config.redact);
+        outcome = isCdasError(error) ? error : unreadableAnswer(error, method, url, call.redact);
       }
       if (token !== undefined && !renewed && isErrorAnswer(outcome) && outcome.status === 401) {
         renewed = true;
@@ -287,6 +295,8 @@ export function createTransport(config: TransportConfig): Transport {
     const follows = call.context.callerSignal && call.request.signal;
     const deadline = startDeadline(call.context.limits.timeoutMs, follows);
     const { signal } = deadline;
+    call.token = token;
+    call.redact = withTokenRedacted(config.redact, token);
     if (token !== undefined) call.request.headers.set("authorization", `Bearer ${token}`);
     // Redirects are the SDK's to follow: a custom fetch may honour the request's own mode, not the init's
     // (a middleware's new Request, or the token call, would otherwise follow them, secret and all).
@@ -313,13 +323,14 @@ export function createTransport(config: TransportConfig): Transport {
           throw error;
         }
         if (next === undefined) {
-          if (!response.ok) return await readError(response, call, url, deadline, token);
+          if (!response.ok) return await readError(response, call, url, deadline);
           const limited = withSizeLimit(response, call, url, signal);
           // An answer names the address it came from, as a fetch's does; a custom fetch's may not.
           if (limited.url === "" && limited instanceof Response) withUrl(limited, url);
+          const answer = redactedAnswer(limited, call.redact);
           handedBack = true;
           call.context.readDeadline = deadline;
-          return limited;
+          return answer;
         }
         await discard(response);
         request = new Request(next, { method: request.method, headers: request.headers, redirect: "manual" });
@@ -351,15 +362,15 @@ export function createTransport(config: TransportConfig): Transport {
       (response.body === null || typeof response.body?.getReader === "function");
     if (!isResponse) {
       throw invalidAnswer(
-        callOf(method, url),
+        answeredCall(call, url),
         ": the fetch in use resolved to something that is not a Response",
       );
     }
     const { status } = response;
     // A Location is the server's to write: the message shows none of the secret.
     const refused = (why: string) => {
-      const answered = callOf(method, url);
-      return invalidResponse(config.redact(`${calledAs(answered)} answered HTTP ${status}${why}`), answered);
+      const answered = answeredCall(call, url);
+      return invalidResponse(call.redact(`${calledAs(answered)} answered HTTP ${status}${why}`), answered);
     };
     // An answer of a fetch that followed a redirect itself (ignoring the request's mode): none for the
     // token call, none from another origin.
@@ -404,41 +415,42 @@ export function createTransport(config: TransportConfig): Transport {
 
   /** The answer with its body bounded by `maxResponseBytes` and ended by `signal`; the error names the call. */
   function withSizeLimit(response: Response, call: Call, url: string, signal: AbortSignal): Response {
-    const answered = () => callOf(call.request.method, url);
+    const answered = () => answeredCall(call, url);
     return bounded(response, call.context.limits.maxResponseBytes, signal, answered, config.inflates);
   }
 
   /**
    * An error answer, read whole here (within the limit and the deadline), the secret and the bearer
-   * `token` the call sent taken out.
+   * token the attempt sent taken out (the token as written first: a JSON key that echoes it is then
+   * not read as spelling the secret).
    */
   async function readError(
     response: Response,
     call: Call,
     url: string,
     deadline: Deadline,
-    token: string | undefined,
   ): Promise<ErrorAnswer> {
     let errorText: string | undefined;
     try {
       errorText = await errorTextOf(withSizeLimit(response, call, url, deadline.signal), () =>
-        callOf(call.request.method, url),
+        answeredCall(call, url),
       );
     } catch (error) {
       throw failure(error, call, url, deadline, " while reading the body");
     }
-    const redact = withTokenRedacted(config.redact, token);
-    const { budget, ...parts } = shownParts(url, response.statusText, response.headers, redact);
-    return { status: response.status, ...parts, errorText: redactBody(errorText, redact, budget) };
+    const { budget, ...parts } = shownParts(url, response.statusText, response.headers, call.redact);
+    const body = errorText === undefined ? undefined : withoutToken(errorText, call.token);
+    return { status: response.status, ...parts, errorText: redactBody(body, config.redact, budget) };
   }
 
   /**
    * A 2xx answer as handed back: without the secret in its address (a caller may have put it in the
-   * query), its reason phrase or its headers (a server may echo it); its body is the caller's to read.
+   * query), its reason phrase or its headers (a server may echo it), nor the bearer token (`redact`, the
+   * call's); its body is the caller's to read.
    */
-  function redactedAnswer(response: Response): Response {
+  function redactedAnswer(response: Response, redact: Redact): Response {
     const { status, statusText: reason, headers: received, url: address } = response;
-    const { url, statusText, headers } = shownParts(address, reason, received);
+    const { url, statusText, headers } = shownParts(address, reason, received, redact);
     if (url === address && statusText === reason && headers === received) return response;
     return withUrl(new Response(response.body, { status, statusText, headers }), url);
   }
@@ -448,7 +460,7 @@ export function createTransport(config: TransportConfig): Transport {
    * takes out), and no reason phrase a Response would refuse. They and the error body share the
    * answer's one `budget` of decoding work.
    */
-  function shownParts(url: string, statusText: string, headers: Headers, redact = config.redact) {
+  function shownParts(url: string, statusText: string, headers: Headers, redact: Redact) {
     const budget = decodingBudget();
     return {
       url: redact(url, undefined, budget),
@@ -465,7 +477,7 @@ export function createTransport(config: TransportConfig): Transport {
     return wireFailure(error, call.request.method, url, {
       timedOut: deadline.timedOut,
       timeoutMs: call.context.limits.timeoutMs,
-      redact: config.redact,
+      redact: call.redact,
       during,
       attempts: call.context.attempts,
     });
@@ -529,12 +541,12 @@ export function createTransport(config: TransportConfig): Transport {
     try {
       checkOrigin(request);
       checkVersion(request);
-      answer = await withRetries({ request, body, isTokenCall, context });
+      answer = await withRetries({ request, body, isTokenCall, context, redact: config.redact });
     } catch (error) {
       context.failure = error;
       throw error;
     }
-    context.answer = isErrorAnswer(answer) ? toResponse(answer) : redactedAnswer(answer);
+    context.answer = isErrorAnswer(answer) ? toResponse(answer) : answer;
     return context.answer;
   };
 }

@@ -998,9 +998,13 @@ describe("the client secret never leaks", () => {
   });
 });
 
-describe("the bearer token is taken out of error answers", () => {
+describe("the bearer token is taken out of what a call hands back or throws", () => {
   const TOKEN = "tok_live_4f8e2c1a9b7d3e5f";
-  const liveTokens = () => tokenResponse(TOKEN);
+  /** Tokens of realistic length, a new one at each renewal: the one taken out is the attempt's own. */
+  const liveTokens = () => {
+    let issued = 0;
+    return () => tokenResponse(`${TOKEN}_${++issued}`);
+  };
   /** An answer that echoes the bearer it was sent, in its body (JSON or text) and a header. */
   const echoing =
     (status: number, text = false) =>
@@ -1025,15 +1029,17 @@ describe("the bearer token is taken out of error answers", () => {
       [403, false],
       [400, true],
     ] as const) {
-      const server = scriptedFetch(echoing(status, text), liveTokens);
+      const server = scriptedFetch(echoing(status, text), liveTokens());
       const sdk = testSdk(server.fetch);
       const thrown = await sdk
         .paginate("/v1/accounts")
         .toArray()
         .catch((e: unknown) => e);
       const result = await untyped(sdk.client).GET("/v1/accounts", {});
-      // The token was sent, and the server echoed it.
-      expect(server.dataCalls()[0]?.headers.get("authorization")).toBe(`Bearer ${TOKEN}`);
+      // The tokens were sent (a second one after a 401), and the server echoed them.
+      expect(server.dataCalls()[0]?.headers.get("authorization")).toBe(`Bearer ${TOKEN}_1`);
+      if (status === 401)
+        expect(server.dataCalls()[1]?.headers.get("authorization")).toBe(`Bearer ${TOKEN}_2`);
       for (const value of [thrown, result.error, apiErrorOf(result), [...result.response.headers]]) {
         expect(shows(value, TOKEN), inspect(value)).toBe(false);
       }
@@ -1042,6 +1048,45 @@ describe("the bearer token is taken out of error answers", () => {
       expect(message).toContain(text ? "refused: Bearer [redacted]" : "token [redacted] expired");
       expect(headers.get("www-authenticate")).toBe('Bearer error="invalid_token", sent="Bearer [redacted]"');
     }
+  });
+
+  it("in a 2xx answer's headers and reason phrase, and the address of a redirect that then fails", async () => {
+    const server = scriptedFetch((request) => {
+      const bearer = request.headers.get("authorization") ?? "";
+      if (request.url.searchParams.has("t")) return new Promise<Response>(() => {}); // never answers
+      if (request.url.searchParams.has("redirect"))
+        return new Response(null, {
+          status: 302,
+          headers: { location: `/v1/accounts?t=${bearer.slice(7)}` },
+        });
+      return json({ data: [] }, { statusText: `OK ${bearer}`, headers: { "x-echo": bearer } });
+    }, liveTokens());
+    const sdk = testSdk(server.fetch, { timeoutMs: 20, maxRetries: 0 });
+    const { response } = await untyped(sdk.client).GET("/v1/accounts", {});
+    expect(response.headers.get("x-echo")).toBe("Bearer [redacted]");
+    expect(response.statusText).toBe("OK Bearer [redacted]");
+    const timedOut = await untyped(sdk.client)
+      .GET("/v1/accounts", { params: { query: { redirect: 1 } } })
+      .catch((e: unknown) => e);
+    expect(server.dataCalls().at(-1)?.url.searchParams.get("t")).toBe(`${TOKEN}_1`);
+    expect(timedOut).toMatchObject({
+      name: "CdasTimeoutError",
+      url: "https://api.test/v1/accounts?t=[redacted]",
+    });
+    expect(shows(timedOut, TOKEN)).toBe(false);
+  });
+
+  it("a JSON key that echoes it becomes [redacted] in place: the body is kept", async () => {
+    const server = scriptedFetch((request) => {
+      const token = (request.headers.get("authorization") ?? "").slice(7);
+      return json({ name: "forbidden", message: "expired", tokens: { [token]: "expired" } }, { status: 403 });
+    }, liveTokens());
+    const failure = await testSdk(server.fetch)
+      .paginate("/v1/accounts")
+      .toArray()
+      .catch((e: unknown) => e);
+    // It withheld the whole body, saying that it held the client secret.
+    expect(failure).toMatchObject({ apiMessage: "expired", body: { tokens: { "[redacted]": "expired" } } });
   });
 
   it("leaves a short token in the text: taking it out would take it out of words", async () => {

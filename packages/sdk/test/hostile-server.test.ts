@@ -1533,6 +1533,17 @@ describe("the secret is redacted from everything handed back", () => {
     });
   });
 
+  it("a body of the server's that starts as the SDK's words for one not kept is quoted as any other", async () => {
+    const body = `[the body was not kept: ${"A".repeat(20_000)}`;
+    const { origin } = await serve(
+      api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
+    );
+    const { error } = await getAccounts(sdkFor(origin));
+    // The whole 20 KB came into the message, and every log line of the error.
+    expect((error as Error).message).toMatch(/^GET \/v1\/accounts answered HTTP 400 \(non-JSON body: /);
+    expect((error as Error).message.length).toBeLessThan(300);
+  });
+
   it("an error body past 64 KiB is not kept (a cut could end inside a spelling of it): its length is said", async () => {
     const secret = "cs_live_9fQ2xLmB7vTz4KpW8rYd3NsH6jUe";
     // All of the secret but its last letter before 64 KiB, the last letter escaped five times over after.
