@@ -3,15 +3,7 @@
  * `error.name` is the class name; the guards use a global symbol so they work across ESM/CJS copies.
  */
 
-import {
-  causeChain,
-  isBodyPlaceholder,
-  type Redact,
-  redactError,
-  redactedCopy,
-  redactHeaders,
-  textOf,
-} from "./redact.js";
+import { causeChain, type Redact, redactError, redactedCopy, redactHeaders, textOf } from "./redact.js";
 
 const API_ERROR_BRAND = Symbol.for("@cdas/sdk/CdasApiError");
 const ERROR_BRAND = Symbol.for("@cdas/sdk/CdasError");
@@ -669,15 +661,14 @@ function pathsOnly(message: string): string {
 }
 
 /**
- * `GET /v1/accounts answered HTTP 400`, then the API's message, the start of a body that is not JSON,
- * or what the SDK put in place of a body it withheld or did not keep (which may have been JSON).
+ * `GET /v1/accounts answered HTTP 400`, then the API's message, or the start of the body: one that is
+ * not JSON, or what the SDK put in place of one it withheld or did not keep (which may have been JSON).
  */
 function describeStatus({ status, method, url, rawBody }: CdasApiErrorInit, apiMessage?: string): string {
   const call = `${method} ${pathOf(url)} answered HTTP ${status}`;
   if (apiMessage !== undefined) return `${call}: ${quoted(apiMessage, API_MESSAGE_QUOTED)}`;
   if (!rawBody) return call;
-  if (isBodyPlaceholder(rawBody)) return `${call} ${rawBody}`;
-  return `${call} (non-JSON body: ${quoted(rawBody, RAW_BODY_QUOTED)})`;
+  return `${call} (body: ${quoted(rawBody, RAW_BODY_QUOTED)})`;
 }
 
 /**

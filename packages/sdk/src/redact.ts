@@ -21,18 +21,6 @@ const REDACTED = "[redacted]";
 /** What an error body becomes when it spells the secret in a form the SDK cannot take out in place. */
 export const WITHHELD_BODY = "[the body was withheld: it held the client secret]";
 
-/** What an error body becomes when it is too long to keep: more bytes than are read, or characters than are kept. */
-const notKept = (length: string) => `[the body was not kept: ${length}]`;
-const NOT_KEPT = /^\[the body was not kept: (?:more than \d+ bytes|\d+ characters, more than 64 KiB)\]$/;
-
-/**
- * Whether an error body is the SDK's words in place of the server's body (withheld, or not kept):
- * exactly those words, so that a server cannot pass a body of its own off as them.
- */
-export function isBodyPlaceholder(text: string): boolean {
-  return text === WITHHELD_BODY || NOT_KEPT.test(text);
-}
-
 /**
  * The redactor of one secret. Its written forms (raw; JSON-escaped once or twice, as when a body echoes
  * a body; URL-encoded; its UTF-8 bytes read as Latin-1, as a header echoing it arrives; as a host name)
@@ -88,8 +76,9 @@ export function withoutToken(text: string, token: string | undefined): string {
 
 /** `redact`, also taking out the bearer `token` (`withoutToken`). */
 export function withTokenRedacted(redact: Redact, token: string | undefined): Redact {
-  if (token === undefined || token.length < SHORTEST_TOKEN_TAKEN_OUT) return redact;
-  return (text, withheld, budget) => redact(withoutToken(text, token), withheld, budget);
+  return token === undefined
+    ? redact
+    : (text, withheld, budget) => redact(withoutToken(text, token), withheld, budget);
 }
 
 /** Text as it stands inside a JSON string. */
@@ -270,8 +259,9 @@ export function redactHeaders(headers: Headers, redact: Redact, budget = decodin
  */
 export function redactBody(text: string | undefined, redact: Redact, budget = decodingBudget()): string {
   // Not cut: a cut could end inside a spelling of the secret, leaving all of it but what comes after.
-  if (text === undefined) return notKept(`more than ${ERROR_BODY_READ_BYTES} bytes`);
-  if (text.length > ERROR_BODY_KEPT) return notKept(`${text.length} characters, more than 64 KiB`);
+  if (text === undefined) return `[the body was not kept: more than ${ERROR_BODY_READ_BYTES} bytes]`;
+  if (text.length > ERROR_BODY_KEPT)
+    return `[the body was not kept: ${text.length} characters, more than 64 KiB]`;
   const parsed = parsedJson(text);
   if (parsed === NOT_JSON) return redact(text, WITHHELD_BODY, budget);
   let changed = false;

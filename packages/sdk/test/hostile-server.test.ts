@@ -378,7 +378,7 @@ describe("every failure is the SDK's own type, from sdk.client and paginate alik
       expect(response.status).toBe(status);
       expect(data).toBeUndefined();
       expect(error).toBeInstanceOf(type);
-      const quoted = kept.rawBody ? ` (non-JSON body: ${kept.rawBody})` : "";
+      const quoted = kept.rawBody ? ` (body: ${kept.rawBody})` : "";
       expect(error).toMatchObject({ status, message: `GET /v1/accounts answered HTTP ${status}${quoted}` });
       expect({ body: (error as CdasApiError).body, rawBody: (error as CdasApiError).rawBody }).toEqual(kept);
       const head = await untyped(sdk.client).HEAD("/v1/accounts", {});
@@ -1485,10 +1485,10 @@ describe("the secret is redacted from everything handed back", () => {
       api((_, response) => response.writeHead(400, { "content-type": "application/json" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin));
-    // A JSON body withheld: the message does not call it non-JSON.
+    // A JSON body withheld: the message does not call it a body that is not JSON.
     expect(error).toMatchObject({
       rawBody: WITHHELD_BODY,
-      message: `GET /v1/accounts answered HTTP 400 ${WITHHELD_BODY}`,
+      message: `GET /v1/accounts answered HTTP 400 (body: ${WITHHELD_BODY})`,
     });
   });
 
@@ -1529,18 +1529,20 @@ describe("the secret is redacted from everything handed back", () => {
     const notKept = "[the body was not kept: more than 196608 bytes]";
     expect(error).toMatchObject({
       rawBody: notKept,
-      message: `GET /v1/accounts answered HTTP 400 ${notKept}`,
+      message: `GET /v1/accounts answered HTTP 400 (body: ${notKept})`,
     });
   });
 
-  it("a body of the server's that starts as the SDK's words for one not kept is quoted as any other", async () => {
+  it("a body of the server's that starts as the SDK's words for one not kept is quoted, cut, as any other", async () => {
     const body = `[the body was not kept: ${"A".repeat(20_000)}`;
     const { origin } = await serve(
       api((_, response) => response.writeHead(400, { "content-type": "text/plain" }).end(body)),
     );
     const { error } = await getAccounts(sdkFor(origin));
     // The whole 20 KB came into the message, and every log line of the error.
-    expect((error as Error).message).toMatch(/^GET \/v1\/accounts answered HTTP 400 \(non-JSON body: /);
+    expect((error as Error).message).toMatch(
+      /^GET \/v1\/accounts answered HTTP 400 \(body: \[the body was not kept: A+…\)$/,
+    );
     expect((error as Error).message.length).toBeLessThan(300);
   });
 
@@ -1558,7 +1560,7 @@ describe("the secret is redacted from everything handed back", () => {
     const notKept = `[the body was not kept: ${body.length} characters, more than 64 KiB]`;
     expect(error).toMatchObject({
       rawBody: notKept,
-      message: `GET /v1/accounts answered HTTP 400 ${notKept}`,
+      message: `GET /v1/accounts answered HTTP 400 (body: ${notKept})`,
     });
   });
 
