@@ -240,6 +240,26 @@ describe.each<Installer>(["npm", "pnpm"])("packed packages installed with %s", (
     expect(message?.match(/--allow-read/g)).toHaveLength(1);
   });
 
+  it("under Deno, cdas-mock allowed to write its CA file but not to read its folder still closes and exits 0 on stop", async () => {
+    // Deno asks read access to remove a file: the refusal escaped the signal handler, the sandbox was
+    // never closed and the process exited 1.
+    const bin = join(dir, "node_modules/@cdas/mock-server/bin/cdas-mock.js");
+    const narrow = ["--allow-net=127.0.0.1", "--allow-read=node_modules", "--allow-write=/tmp/cdas-mock"];
+    const { command, args, env } = runWith("deno", dir, bin, undefined, narrow);
+    const server = await start(command, [...args, "--port", "0", "--quiet"], {
+      cwd: dir,
+      env,
+      ready: /listening on/,
+    });
+    const caFile = /CA certificate: (\S+)/.exec(server.output())![1]!;
+    try {
+      expect(await server.stop()).toBe(0);
+      expect(server.output()).toContain(`cdas-mock: could not remove ${caFile}: Requires read access`);
+    } finally {
+      rmSync(caFile, { force: true });
+    }
+  });
+
   it.each(RUNTIME_NAMES)(
     "under %s: the example against cdas-mock started from the installed bin",
     async (runtime) => {

@@ -196,7 +196,12 @@ async function main(): Promise<void> {
   const server = await startMockServer(options);
   const writtenCa = announce(server, options.host ?? SANDBOX_DEFAULTS.host, caFile, kept?.note);
   const stop = () => {
-    if (writtenCa) rmSync(writtenCa, { force: true });
+    try {
+      if (writtenCa) rmSync(writtenCa, { force: true });
+    } catch (error) {
+      // Deno asks for read access to remove a file: a refusal must not keep the sandbox from closing.
+      process.stderr.write(`cdas-mock: could not remove ${writtenCa}: ${(error as Error).message}\n`);
+    }
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
