@@ -44,11 +44,13 @@ export function redocDocument(doc, version) {
 
 /**
  * Redoc's options for a version's reference (given as a file: `--openapi` takes JSON or a path, and its
- * dotted form cannot write a list). scrollYOffset keeps Redoc's menu and its jumps below our sticky bar
- * (docs-site.mjs); codeSamples.languages lists the samples' tabs, without which Redoc shows only curl.
+ * dotted form cannot write a list). codeSamples.languages lists the samples' tabs, without which Redoc
+ * shows only curl; jsonSamplesExpandLevel 3 opens a list's records in a response example (at Redoc's
+ * 2, each shows as `{ … }`). (Redoc 3 reads scrollYOffset as a number only: docs-site.mjs keeps the
+ * bar clear of its jumps instead.)
  */
 function redocOptions(version) {
-  return { scrollYOffset: "header.site", codeSamples: { languages: sampleLanguages(version) } };
+  return { jsonSamplesExpandLevel: 3, codeSamples: { languages: sampleLanguages(version) } };
 }
 
 function renderReference(bundle, options, output, title) {

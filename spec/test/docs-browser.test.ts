@@ -453,6 +453,28 @@ describe("version switcher", () => {
     },
   );
 
+  it("on a 390 px phone a jump leaves the operation's heading in view, and its example shows whole records", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 390, height: 800 });
+    // Redoc's menu is a button there: the page is ready once the heading is.
+    await page.goto(`${server.url}v3.html#tag/Consents-and-end-users/operation/listConsents`);
+    const heading = page.locator("h2", { hasText: /^List consents$/ }).first();
+    await heading.waitFor();
+    await page.waitForFunction(() => window.scrollY > 500);
+    // The bar wraps onto five lines there (some 170 px) and covered the heading a jump put 64 px down.
+    await expect
+      .poll(async () => {
+        const bar = (await page.locator('[data-testid="site-nav"]').boundingBox())!;
+        return (await heading.boundingBox())!.y - (bar.y + bar.height);
+      })
+      .toBeGreaterThanOrEqual(0);
+    await screenshot(page, "reference-jump-390");
+    // A list's records are open in a response example (each was `{ … }` at Redoc's default level).
+    const section = page.locator('[data-section-id="/consents-and-end-users/listconsents"]');
+    expect(await section.getByText('"arrangementId"').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it("the bar stays in view while the reader scrolls", async () => {
     const page = await newPage();
     await openReference(page, `${server.url}v1.html`);

@@ -140,6 +140,20 @@ describe("TypeScript samples", () => {
     }
   });
 
+  it("every TypeScript sample names, in its comments, each variable it reads: a copy run as its comments say works", () => {
+    for (const entry of ENTRIES) {
+      for (const { label, source } of entry.samples.filter((s) => s.label !== "curl")) {
+        const comments = source
+          .split("\n")
+          .filter((line) => line.startsWith("//"))
+          .join("\n");
+        // The client's token sample read CDAS_CLIENT_SECRET without saying so: as copied, it got a 401.
+        for (const [, name] of source.matchAll(/process\.env\.(\w+)/g))
+          expect(comments, `${entry.version} ${entry.operation} ${label}`).toContain(`${name}=`);
+      }
+    }
+  });
+
   it("every sample compiles against the workspace's @cdas/sdk and @cdas/client-vN types", () => {
     const dir = mkdtempSync(path.join(SPEC_DIR, "node_modules", ".cdas-samples-"));
     try {

@@ -121,11 +121,13 @@ function bodySource(body, sourceOf) {
 
 /** Both TypeScript samples run against the sandbox, whose certificate Node trusts only when told. */
 const SANDBOX_CA_NOTE = `// The sandbox's CA: run with NODE_EXTRA_CA_CERTS=${SANDBOX.caFile}`;
+/** Said wherever a sample reads the secret: a run without it is refused (401). */
+const SECRET_NOTE = `// and CDAS_CLIENT_SECRET=${SANDBOX.clientSecret} (the sandbox's; never write a real one in code)`;
 
 const SDK_SETUP = (version) => `import { createSdk } from "@cdas/sdk";
 
 ${SANDBOX_CA_NOTE}
-// and CDAS_CLIENT_SECRET=${SANDBOX.clientSecret} (the sandbox's; never write a real one in code)
+${SECRET_NOTE}
 const sdk = createSdk({
   version: "${version}",
   baseUrl: "${SANDBOX.url}",
@@ -178,10 +180,12 @@ export function clientSample(doc, version, { method, path, item, operation }) {
   const headers = bearer
     ? `\n  headers: { Authorization: \`Bearer \${process.env.CDAS_ACCESS_TOKEN ?? ""}\` },`
     : "";
-  // Said with the CA, at the top: a run without the token answers 401.
+  // Said with the CA, at the top: a run without the token (or, for the token call, the secret) answers 401.
   const tokenNote = bearer
     ? "\n// and CDAS_ACCESS_TOKEN=<the access_token of POST /v1/token>; renewing it when it expires is yours\n// to do (the SDK does it)"
-    : "";
+    : path === "/v1/token"
+      ? `\n${SECRET_NOTE}`
+      : "";
   return `import { createClient } from "@cdas/client-${version}";
 
 ${SANDBOX_CA_NOTE}${tokenNote}

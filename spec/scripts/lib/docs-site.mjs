@@ -39,15 +39,18 @@ const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#2450b2">Redocly</text></svg>',
 )}`;
 
-// The bar stays in view (sticky); Redoc is told its height (scrollYOffset) so its jumps stop below it.
-// Redoc's menu is sticky at the top of the window whatever that offset says: it is held below the bar
-// by the bar's height, which wraps with the window's width (NAV_SCRIPT keeps --site-bar up to date).
+// The bar stays in view (sticky). Redoc's jumps put a section 64 px below the top of the window, clear
+// of the bar on one or two lines; on a phone the bar wraps onto four or five (some 170 px) and would
+// cover the heading jumped to, so there it scrolls away with the page. Redoc's menu is sticky at the top
+// of the window: it is held below the bar by the bar's height, which wraps with the window's width
+// (NAV_SCRIPT keeps --site-bar up to date).
 const NAV_STYLE = `<style>
 .menu-content{top:var(--site-bar,0px)!important;height:calc(100vh - var(--site-bar,0px))!important}
 header.site{display:flex;gap:18px;align-items:center;padding:8px 24px;border-bottom:1px solid #dfe3ea;
 background:#f6f8fb;font:14px/1.4 system-ui,sans-serif;position:sticky;top:0;z-index:1000;flex-wrap:wrap}
 header.site [data-testid=version-note]{color:#5b6475} header.site [data-testid=version-note] code{font-size:12.5px}
 header.site a{color:#2450b2;text-decoration:none} header.site a[aria-current="page"]{font-weight:700;text-decoration:underline}
+@media (max-width:600px){header.site{position:static}.menu-content{top:0!important;height:100vh!important}}
 </style>`;
 
 const NAV_SCRIPT = `<script>
