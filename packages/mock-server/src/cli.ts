@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   const kept = options.tls && caFile !== undefined ? await keptAuthority(caFile) : undefined;
   if (kept) options.tls = kept.authority;
   const server = await startMockServer(options);
-  const writtenCa = announce(server, options.host ?? SANDBOX_DEFAULTS.host, caFile, kept?.note);
+  let writtenCa: string | undefined;
   const stop = () => {
     try {
       if (writtenCa) rmSync(writtenCa, { force: true });
@@ -207,8 +207,10 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
-  // Ctrl+C, a process manager, a closed terminal: each removes the CA file it wrote.
+  // Ctrl+C, a process manager, a closed terminal: each removes the CA file it wrote. Listened to before
+  // the address is printed: a supervisor may stop the sandbox as soon as it reads it.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
+  writtenCa = announce(server, options.host ?? SANDBOX_DEFAULTS.host, caFile, kept?.note);
 }
 
 main().catch((error: unknown) => {
