@@ -210,7 +210,7 @@ async function main(): Promise<void> {
   // Ctrl+C, a process manager, a closed terminal: each removes the CA file it wrote. Listened to before
   // the address is printed: a supervisor may stop the sandbox as soon as it reads it.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
-  writtenCa = announce(server, options.host ?? SANDBOX_DEFAULTS.host, caFile, kept?.note);
+  writtenCa = announce(server, values.host, caFile, kept?.note);
 }
 
 main().catch((error: unknown) => {
